@@ -1,0 +1,1 @@
+"""Static site generator for research-paper digests."""

@@ -1,0 +1,102 @@
+"""Command line: `build` (the default), `import` and `serve`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .errors import BuildFailed
+from .output import OutputRefused
+from .pipeline import BuildOptions, StageTimer, build
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; 0 on success, 1 on content errors, 2 on usage errors."""
+    args = _parser().parse_args(_default_to_build(sys.argv[1:] if argv is None else argv))
+    try:
+        return args.run(args)
+    except BuildFailed as failed:
+        _print_errors(failed)
+        return 1
+    except OutputRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 1
+
+
+def _default_to_build(argv: list[str]) -> list[str]:
+    commands = {"build", "import", "serve", "-h", "--help"}
+    return argv if argv and argv[0] in commands else ["build", *argv]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
+    commands = parser.add_subparsers(required=True, metavar="{build,import,serve}")
+    build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
+    _site_options(build_cmd)
+    build_cmd.set_defaults(run=run_build)
+    serve_cmd = commands.add_parser("serve", help="build, then serve the site locally")
+    _site_options(serve_cmd)
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve_cmd.add_argument("--port", type=int, default=8000, help="port; 0 picks a free one")
+    serve_cmd.set_defaults(run=run_serve)
+    import_cmd = commands.add_parser("import", help="make paper files from a list of abstracts")
+    import_cmd.add_argument("abstracts", type=Path, help="plain text: abstracts separated by blank lines")
+    import_cmd.add_argument("--metadata", type=Path, help="YAML list of titles, authors, ids, tags")
+    import_cmd.add_argument("--content", type=Path, default=Path("content"))
+    import_cmd.add_argument("--date", help="the day the papers join the digest, YYYY-MM-DD (default today)")
+    import_cmd.add_argument("--venue", help="venue for every paper, e.g. 'ICLR 2025'")
+    import_cmd.add_argument("--force", action="store_true", help="overwrite papers that exist")
+    import_cmd.set_defaults(run=run_import)
+    return parser
+
+
+def _site_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
+    cmd.add_argument("--base-url", help="override site.yaml's base_url")
+    cmd.add_argument("--drafts", action="store_true", help="include papers marked draft: true")
+
+
+def options_from(args: argparse.Namespace) -> BuildOptions:
+    """BuildOptions from parsed arguments; templates and static files sit beside build.py."""
+    project = Path(__file__).resolve().parent.parent
+    return BuildOptions(content=args.content, out=args.out, project=project,
+                        base_url=args.base_url, drafts=args.drafts)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """`build`: one full build with a per-stage report."""
+    started = time.perf_counter()
+    print(f"Building {args.content} -> {args.out}")
+    report = build(options_from(args), StageTimer(report=print))
+    print(f"Built {report.written + report.unchanged} files ({report.total_bytes:,} bytes) "
+          f"in {time.perf_counter() - started:.2f} s: {args.out.resolve()}")
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """`serve`: build, then serve the output under the site's base path."""
+    from .serve import serve
+    run_build(args)
+    return serve(options_from(args), args.host, args.port)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """`import`: abstracts (and metadata) to one Markdown file per paper."""
+    from .importer import import_papers
+    written = import_papers(args.abstracts, args.metadata, args.content / "papers",
+                            date=args.date, venue=args.venue, force=args.force)
+    for path in written:
+        print(f"wrote {path}")
+    print(f"Imported {len(written)} papers into {args.content / 'papers'}")
+    return 0
+
+
+def _print_errors(failed: BuildFailed) -> None:
+    for error in failed.errors:
+        print(error, file=sys.stderr)
+    count = len(failed.errors)
+    print(f"Build failed: {count} error{'s' if count != 1 else ''}; the site was not changed.",
+          file=sys.stderr)

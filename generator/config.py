@@ -1,0 +1,60 @@
+"""Reading `content/site.yaml` into a SiteConfig."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .checks import FieldReader
+from .errors import BuildFailed, ContentError, display_path
+from .records import SiteConfig
+from .yamltext import YamlProblem, read_mapping
+
+CONFIG_KEYS = {f.name for f in dataclasses.fields(SiteConfig)} - {"source"}
+
+
+def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
+    """Read and check `<content_dir>/site.yaml`; `base_url` overrides the file's value."""
+    path = content_dir / "site.yaml"
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BuildFailed([ContentError(shown, 1, "site config not found; create it with at "
+                                                  "least 'title:' and 'base_url:'")]) from None
+    try:
+        mapping = read_mapping(text)
+    except YamlProblem as problem:
+        raise BuildFailed([ContentError(shown, problem.line, problem.message)]) from None
+    fields = FieldReader(shown, mapping, "site.yaml")
+    fields.reject_unknown(CONFIG_KEYS)
+    url = base_url if base_url is not None else fields.text("base_url", required=True)
+    config = SiteConfig(
+        title=fields.text("title", required=True),
+        subtitle=fields.text("subtitle"),
+        description=fields.text("description"),
+        base_url=_normalise_base_url(url, fields),
+        language=fields.text("language", default="en"),
+        curator=fields.text("curator"),
+        home_excerpt_words=fields.integer("home_excerpt_words", 40),
+        extra=fields.mapping_of("extra"),
+        source=path,
+    )
+    if fields.errors:
+        raise BuildFailed(fields.errors)
+    return config
+
+
+def _normalise_base_url(url: str, fields: FieldReader) -> str:
+    """An absolute http(s) URL ending in '/', so its path is the base path."""
+    parts = urlsplit(url)
+    if not url or parts.scheme not in ("http", "https") or not parts.netloc:
+        if url:
+            fields.error("base_url", f"'base_url' must be an absolute http(s) URL such as "
+                                     f"'https://user.github.io/repo/', got '{url}'")
+        return "http://localhost/"
+    if parts.query or parts.fragment:
+        fields.error("base_url", "'base_url' must not have a '?query' or '#fragment'")
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return f"{parts.scheme}://{parts.netloc}{path}"

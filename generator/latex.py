@@ -1,0 +1,292 @@
+"""Render paper abstracts (plain text with inline LaTeX) to safe HTML and to clean plain text."""
+import html
+import re
+
+from latex2mathml.converter import convert_to_element
+from pylatexenc.latex2text import LatexNodes2Text
+
+_MAX_DEPTH = 24  # why: bounds recursion on pathological nesting like "{{{{…" or "$\text{$\text{…"
+
+# macro name -> opening HTML tag ('' = no tag); every one takes one brace argument
+_FORMAT = {
+    'textbf': 'strong', 'mathbf': 'strong', 'textit': 'em', 'emph': 'em', 'textsl': 'em',
+    'texttt': 'code', 'underline': 'u', 'textsc': 'span class="smallcaps"',
+    'text': '', 'textrm': '', 'textsf': '', 'textup': '', 'textnormal': '', 'mbox': '',
+}
+# math segments made only of these are really text-mode formatting ("$\textbf{Lo}$w-rank")
+_TEXT_ONLY = frozenset(_FORMAT) - {'mathbf', 'underline'}
+_ESCAPES = {'%': '%', '&': '&', '_': '_', '#': '#', '$': '$', '{': '{', '}': '}',
+            ' ': ' ', '\\': ' ', ',': '\u2009', ';': ' ', ':': ' ', '!': '', '-': '', '/': '', '@': ''}
+_SYMBOLS = {'ldots': '…', 'dots': '…', 'LaTeX': 'LaTeX', 'TeX': 'TeX', 'textendash': '–', 'textemdash': '—'}
+_TYPO = (('---', '—'), ('--', '–'), ('``', '“'), ("''", '”'), ('~', '\u00a0'))
+_MATHML_TAGS = frozenset(
+    'math mrow mi mn mo ms mtext mspace mfrac msqrt mroot msub msup msubsup munder mover munderover mtable '
+    'mtr mtd mlabeledtr mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none'.split())
+
+_TEXT_RUN = re.compile(r'[^\\${}]+')
+_WORD = re.compile(r'[A-Za-z]+')
+_SPACE = re.compile(r'[ \t\n\r\f\v]+')
+_CONTROL = re.compile(r'[\x00-\x08\x0b\x0e-\x1f\x7f]')
+_PARA = re.compile(r'\n[ \t\r\f\v]*\n')
+_BARE_URL = re.compile(r'https?://[^\s<>"]+')
+_SAFE_URL = re.compile(r'https?://[^\s<>"]+\Z', re.I)
+_GROUP_MACRO = re.compile(r'\\([A-Za-z]+)\s*\{')
+_TEXT_MACRO = re.compile(r'\s*\\([A-Za-z]+)\s*\{')
+_LOOSE = re.compile(r'(\\.)|[$%]', re.S)
+_NUM_REF = re.compile(r'&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});')
+_ATTR_NAME = re.compile(r'[a-z][a-z-]*\Z')
+_MACRO_SLASH = re.compile(r'\\+(?=[A-Za-z])')
+
+
+def abstract_to_html(text: str) -> str:
+    """Safe HTML for an abstract: paragraphs, formatted text, MathML math, real links."""
+    paras = (_html(_parse(p)).strip() for p in _paragraphs(text))
+    return '\n'.join(f'<p>{p}</p>' for p in paras if p)
+
+
+def abstract_to_text(text: str) -> str:
+    """Clean plain text (Unicode, no $ or backslash macros) for search indexes, feeds and excerpts."""
+    # why: unknown macros stay visible in HTML, but plain text must not carry `\macro`
+    paras = (' '.join(_MACRO_SLASH.sub('', _text(_parse(p))).split()) for p in _paragraphs(text))
+    return '\n\n'.join(p for p in paras if p)
+
+
+def _paragraphs(text) -> list:
+    """Split into blank-line separated paragraphs with whitespace runs collapsed to one space."""
+    text = _CONTROL.sub('', '' if text is None else str(text)).replace('\r\n', '\n').replace('\r', '\n')
+    return [_SPACE.sub(' ', p).strip() for p in _PARA.split(text)]
+
+
+def _scan(s: str, i: int, closer: str) -> int:
+    """Index of the first `closer` at brace depth 0 from i (skipping backslash escapes), or -1."""
+    depth = 0
+    while i < len(s):
+        if depth == 0 and s.startswith(closer, i):
+            return i
+        if s[i] == '\\':
+            i += 1
+        elif s[i] == '{':
+            depth += 1
+        elif s[i] == '}':
+            depth = max(depth - 1, 0)
+        i += 1
+    return -1
+
+
+def _arg(s: str, i: int):
+    """The brace argument starting at i (after an optional space) as (content, end), or None."""
+    i += s.startswith(' ', i)  # why: paragraphs are whitespace-collapsed, so at most one space
+    j = _scan(s, i + 1, '}') if s.startswith('{', i) else -1
+    return (s[i + 1:j], j + 1) if j >= 0 else None
+
+
+def _parse(s: str, depth: int = 0) -> list:
+    """Tokens ('text'|'raw', s), ('fmt', macro, toks), ('link', url, toks|None), ('math', src, display)."""
+    if depth > _MAX_DEPTH:
+        return [('text', s)]
+    toks, i = [], 0
+    while i < len(s):
+        if m := _TEXT_RUN.match(s, i):
+            new, i = [('text', m.group())], m.end()
+        elif s[i] == '\\':
+            new, i = _parse_macro(s, i, depth)
+        elif s[i] == '$':
+            new, i = _parse_dollar(s, i, depth)
+        elif s[i] == '{' and (j := _scan(s, i + 1, '}')) >= 0:
+            new, i = _parse(s[i + 1:j], depth + 1), j + 1
+        else:  # unbalanced brace
+            new, i = [('text', s[i])], i + 1
+        for tok in new:
+            if tok[0] == 'text' and toks and toks[-1][0] == 'text':
+                toks[-1] = ('text', toks[-1][1] + tok[1])
+            else:
+                toks.append(tok)
+    return toks
+
+
+def _parse_dollar(s: str, i: int, depth: int):
+    """Math opened by `$` or `$$` at i; an unclosed `$` is literal."""
+    if s.startswith('$$', i):
+        j = _scan(s, i + 2, '$$')
+        return ([('math', s[i + 2:j], True)], j + 2) if j >= 0 else ([('text', '$')], i + 1)
+    j = _scan(s, i + 1, '$')
+    return (_math_tokens(s[i + 1:j], False, depth), j + 1) if j >= 0 else ([('text', '$')], i + 1)
+
+
+def _math_tokens(src: str, display: bool, depth: int) -> list:
+    """A math token, or text tokens when the math only wraps text macros like \\textbf{…}."""
+    i, seen = 0, False
+    while not display and (m := _TEXT_MACRO.match(src, i)) and m.group(1) in _TEXT_ONLY:
+        j = _scan(src, m.end(), '}')
+        if j < 0:
+            break
+        i, seen = j + 1, True
+    if seen and not src[i:].strip():
+        return _parse(src, depth + 1)
+    return [('math', src, display)]
+
+
+def _parse_macro(s: str, i: int, depth: int):
+    """The backslash construct at i: math delimiter, escape, symbol or (unknown) macro."""
+    nxt = s[i + 1:i + 2]
+    if nxt in ('(', '['):
+        j = _scan(s, i + 2, '\\)' if nxt == '(' else '\\]')
+        if j >= 0:
+            return _math_tokens(s[i + 2:j], nxt == '[', depth), j + 2
+    if nxt in _ESCAPES:
+        return [('text', _ESCAPES[nxt])], i + 2
+    m = _WORD.match(s, i + 1)
+    if not m:
+        return [('text', '\\' + nxt)], i + 1 + len(nxt)
+    name, end = m.group(), m.end()
+    arg = _arg(s, end)
+    if name in _FORMAT and arg:
+        return [('fmt', name, _parse(arg[0], depth + 1))], arg[1]
+    if name == 'url' and arg:
+        return [('link', _unescape_url(arg[0]), None)], arg[1]
+    if name == 'href' and arg and (label := _arg(s, arg[1])):
+        return [('link', _unescape_url(arg[0]), _parse(label[0], depth + 1))], label[1]
+    if name in _SYMBOLS:
+        return [('text', _SYMBOLS[name])], end
+    return [('raw', '\\' + name)], end
+
+
+def _unescape_url(url: str) -> str:
+    """URL argument text with LaTeX escapes like `\\%` and `\\_` resolved."""
+    return re.sub(r'\\([%#&_~$])', r'\1', url).strip()
+
+
+def _html(toks: list, links: bool = True) -> str:
+    """HTML for a token list; `links=False` inside link labels (no nested anchors)."""
+    out = []
+    for tok in toks:
+        kind = tok[0]
+        if kind == 'text':
+            out.append(_html_text(tok[1], links))
+        elif kind == 'raw':
+            out.append(html.escape(tok[1]))
+        elif kind == 'fmt':
+            tag = _FORMAT[tok[1]]
+            inner = _html(tok[2], links)
+            out.append(f'<{tag}>{inner}</{tag.split()[0]}>' if tag else inner)
+        elif kind == 'link':
+            label = _html(tok[2], False) if tok[2] is not None else html.escape(tok[1])
+            safe = links and _SAFE_URL.match(tok[1])
+            out.append(f'<a href="{html.escape(tok[1])}">{label}</a>' if safe else label)
+        else:
+            out.append(_math_html(tok[1], tok[2]))
+    return ''.join(out)
+
+
+def _html_text(s: str, links: bool) -> str:
+    """Escaped text with typography applied and bare http(s) URLs turned into links."""
+    if not links:
+        return html.escape(_typo(s))
+    return ''.join(f'<a href="{html.escape(part)}">{html.escape(part)}</a>' if is_url
+                   else html.escape(_typo(part)) for is_url, part in _split_urls(s))
+
+
+def _split_urls(s: str) -> list:
+    """Split text into (is_url, part) around bare http(s) URLs, leaving trailing punctuation as text."""
+    out, pos = [], 0
+    for m in _BARE_URL.finditer(s):
+        url = m.group()
+        while url[-1] in '.,;:!?\'"' or (url[-1] == ')' and url.count(')') > url.count('(')):
+            url = url[:-1]
+        if not url.endswith('://'):
+            out += [(False, s[pos:m.start()]), (True, url)]
+            pos = m.start() + len(url)
+    return out + [(False, s[pos:])]
+
+
+def _typo(s: str) -> str:
+    """LaTeX text-mode ligatures: dashes, curly double quotes, no-break space."""
+    for old, new in _TYPO:
+        s = s.replace(old, new)
+    return s
+
+
+def _math_html(src: str, display: bool) -> str:
+    """Sanitized MathML for a math source, or escaped source in <code> if conversion fails."""
+    try:
+        tree = convert_to_element(_prepare_math(src), display='block' if display else 'inline')
+        return _mathml(tree)
+    except Exception:  # why: latex2mathml raises many exception types on malformed input
+        return f'<code class="tex">{html.escape(src)}</code>'
+
+
+def _prepare_math(src: str) -> str:
+    """Hoist nested math out of text groups (`\\textbf{2.60$\\times$}` -> `\\textbf{2.60} \\times `)."""
+    out, pos = [], 0
+    while m := _GROUP_MACRO.search(src, pos):
+        j = _scan(src, m.end(), '}')
+        parts = _split_dollars(src[m.end():j]) if j >= 0 else []
+        if len(parts) < 2:
+            out.append(src[pos:m.end()])
+            pos = m.end()
+            continue
+        out.append(src[pos:m.start()])
+        for k, part in enumerate(parts):
+            out.append(f' {part} ' if k % 2 else (f'\\{m.group(1)}{{{part}}}' if part else ''))
+        pos = j + 1
+    # why: a leftover `$` toggles latex2mathml's text/math mode; `%` would start a comment in both libraries
+    return _LOOSE.sub(lambda d: d.group(1) or ('\\%' if d.group() == '%' else ''), ''.join(out) + src[pos:])
+
+
+def _split_dollars(s: str) -> list:
+    """Split at unescaped `$` at brace depth 0."""
+    parts = []
+    while (j := _scan(s, 0, '$')) >= 0:
+        parts.append(s[:j])
+        s = s[j + 1:]
+    return parts + [s]
+
+
+def _mathml(el) -> str:
+    """Serialize a latex2mathml element tree, escaping all text and keeping safe tags/attributes only."""
+    # why: latex2mathml.convert() unescapes its own output, so `$\text{<img>}$` would emit raw markup
+    inner = _math_text_node(el.text) + ''.join(_mathml(c) + _math_text_node(c.tail) for c in el)
+    if el.tag not in _MATHML_TAGS:
+        return inner
+    attrs = ''.join(f' {k}="{html.escape(v)}"' for k, v in el.attrib.items() if _safe_attr(k, v))
+    return f'<{el.tag}{attrs}>{inner}</{el.tag}>'
+
+
+def _math_text_node(s) -> str:
+    """latex2mathml text (raw input plus numeric character references) as escaped HTML."""
+    return html.escape(_NUM_REF.sub(lambda m: html.unescape(m.group()), s or ''))
+
+
+def _safe_attr(name: str, value: str) -> bool:
+    """Whether a MathML attribute is harmless (no handlers or styles; href only http(s))."""
+    if not _ATTR_NAME.match(name) or name.startswith('on') or name == 'style':
+        return False
+    return name != 'href' or bool(_SAFE_URL.match(value.strip()))
+
+
+def _text(toks: list) -> str:
+    """Plain Unicode text for a token list."""
+    out = []
+    for tok in toks:
+        kind = tok[0]
+        if kind == 'text':
+            out.extend(part if is_url else _typo(part) for is_url, part in _split_urls(tok[1]))
+        elif kind == 'raw':
+            out.append(tok[1])
+        elif kind == 'fmt':
+            out.append(_text(tok[2]))
+        elif kind == 'link':
+            out.append(tok[1] if tok[2] is None else _text(tok[2]))
+        else:
+            out.append(_math_text(tok[1]))
+    return ''.join(out)
+
+
+def _math_text(src: str) -> str:
+    """Unicode approximation of a math source via pylatexenc; crude strip if that fails."""
+    src = _prepare_math(src)
+    try:
+        # why: pylatexenc drops the contents of \texttt
+        return LatexNodes2Text().latex_to_text(src.replace('\\texttt', '\\textrm'))
+    except Exception:  # why: pylatexenc raises on some macros (e.g. \href)
+        return re.sub(r'\\[A-Za-z]+|[\\${}]', ' ', src)

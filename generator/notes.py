@@ -1,0 +1,40 @@
+"""The curator's Markdown notes: rendered, then sanitised so no markup or script gets through."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import markdown
+import nh3
+
+_EXTENSIONS = ["extra", "sane_lists"]
+# why: Markdown passes raw HTML and any link scheme through; ammonia (nh3) is a maintained
+# allow-list sanitiser, safer than hand-written filtering of python-markdown's output.
+_SCHEMES = {"http", "https", "mailto"}
+_TAGS = {"a", "abbr", "blockquote", "br", "code", "del", "dd", "dl", "dt", "em", "h3",
+         "h4", "h5", "h6", "hr", "img", "li", "ol", "p", "pre", "strong", "sub", "sup", "table",
+         "tbody", "td", "th", "thead", "tr", "ul"}
+_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "td": {"align"},
+               "th": {"align"}, "abbr": {"title"}}
+
+
+def notes_to_html(body: str) -> str:
+    """Markdown body to safe HTML; '' for an empty body."""
+    if not body.strip():
+        return ""
+    rendered = markdown.markdown(body, extensions=_EXTENSIONS, output_format="html")
+    rendered = _demote_headings(rendered)
+    return nh3.clean(rendered, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes=_SCHEMES,
+                     link_rel="noopener nofollow").strip()
+
+
+def html_to_text(fragment: str) -> str:
+    """Visible text of an HTML fragment, whitespace collapsed."""
+    text = re.sub(r"<[^>]*>", " ", fragment)
+    return " ".join(html.unescape(text).split())
+
+
+def _demote_headings(rendered: str) -> str:
+    # why: notes sit under the page's <h1> and the "Curator's notes" <h2>, so '# x' is an <h3>.
+    return re.sub(r"<(/?)h([1-6])\b", lambda m: f"<{m[1]}h{min(int(m[2]) + 2, 6)}", rendered)

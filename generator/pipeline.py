@@ -1,0 +1,69 @@
+"""The whole build, readable in one function."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .assets import asset_urls, load_assets
+from .config import load_config
+from .content import load_documents
+from .feeds import feed_file
+from .output import WriteReport, write_site
+from .render import make_environment, render_pages
+from .search import search_files
+from .sitemap import crawler_files
+from .site import build_site, updated_time
+from .urls import Urls
+from .validate import validate
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Where to read from and write to, and what to include."""
+
+    content: Path = Path("content")
+    out: Path = Path("_site")
+    project: Path = Path(".")
+    """Holds templates/, static/ and node_modules/."""
+    base_url: str | None = None
+    """Overrides site.yaml's base_url (e.g. the URL GitHub Pages reports)."""
+    drafts: bool = False
+
+
+@dataclass
+class StageTimer:
+    """Records how long each stage took and what it produced, for the build's report."""
+
+    report: Callable[[str], None] = lambda line: None
+    stages: list[tuple[str, float, str]] = field(default_factory=list)
+    _start: float = field(default_factory=time.perf_counter)
+
+    def done(self, stage: str, summary: str) -> None:
+        now = time.perf_counter()
+        self.stages.append((stage, now - self._start, summary))
+        self.report(f"  {stage:<9} {summary:<40} {1000 * (now - self._start):7.1f} ms")
+        self._start = now
+
+
+def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport:
+    """Content folder in, complete static site out; BuildFailed before anything is written."""
+    timer = timer or StageTimer()
+    config = load_config(options.content, options.base_url)
+    docs = load_documents(options.content)
+    timer.done("read", f"{len(docs)} paper files")
+    papers = [p for p in validate(docs) if options.drafts or not p.draft]
+    timer.done("validate", f"{len(papers)} papers ({len(docs) - len(papers)} drafts left out)")
+    site = build_site(papers, config, updated_time(papers))
+    assets = load_assets(options.project / "static", options.project)
+    env = make_environment(options.project / "templates")
+    pages = render_pages(site, env, asset_urls(assets, Urls(config.base_url)))
+    timer.done("render", f"{len(pages)} pages, {len(site.tags)} tags")
+    index = search_files(site)
+    timer.done("search", f"index {len(index[0].data):,} bytes")
+    files = pages + index + [feed_file(site)] + crawler_files(site) + assets
+    written = write_site(files, options.out)
+    timer.done("write", f"{written.written} written, {written.unchanged} unchanged")
+    return written

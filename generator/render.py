@@ -1,0 +1,134 @@
+"""Rendering HTML pages: one context function per page kind, Jinja only lays out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from . import urls as paths
+from .records import OutputFile, Paper, Site, TagGroup
+from .urls import Urls
+
+
+def make_environment(templates_dir: Path) -> jinja2.Environment:
+    """Autoescaping, strict Jinja: a typo in a template fails the build."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        autoescape=True, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+
+
+def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> list[OutputFile]:
+    """Every HTML page of the site."""
+    urls = Urls(site.config.base_url)
+    common = _common(site, urls, asset_urls)
+    pages: list[tuple[str, str, dict[str, Any]]] = [
+        (paths.HOME, "index.html", home_context(site, urls)),
+        (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
+        (paths.SEARCH, "search.html", search_context(urls)),
+        (paths.NOT_FOUND, "404.html", not_found_context(urls)),
+    ]
+    pages += [(paths.paper_file(p.slug), "paper.html", paper_context(p, site, urls))
+              for p in site.papers]
+    pages += [(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls))
+              for g in site.tags]
+    return [OutputFile(path, _render(env, template, {**common, **context}, path, urls))
+            for path, template, context in pages]
+
+
+def _render(env: jinja2.Environment, template: str, context: dict[str, Any], path: str,
+            urls: Urls) -> bytes:
+    canonical = urls.absolute(path) if path != paths.NOT_FOUND else ""
+    return env.get_template(template).render(canonical=canonical, **context).encode("utf-8")
+
+
+def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
+    config = site.config
+    return {
+        "site": {"title": config.title, "subtitle": config.subtitle,
+                 "description": config.description, "language": config.language,
+                 "curator": config.curator, "extra": config.extra,
+                 "updated": site.updated.date().isoformat(),
+                 "paper_count": len(site.papers)},
+        "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
+                "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
+                "feed_absolute": urls.absolute(paths.FEED)},
+        "assets": asset_urls,
+    }
+
+
+def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
+    """What a list of papers shows for one paper."""
+    return {
+        "title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
+        "authors": paper.authors, "venue": paper.venue,
+        "date": paper.date.isoformat(), "date_human": human_date(paper.date),
+        "tags": [tag_link(tag, urls) for tag in paper.tags],
+        "links": [{"label": l.label, "url": l.url, "kind": l.kind} for l in paper.links],
+        "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
+        "draft": paper.draft,
+    }
+
+
+def tag_link(tag: Any, urls: Urls) -> dict[str, str]:
+    """A tag's name and page URL."""
+    return {"name": tag.name, "url": urls.path(paths.tag_file(tag.slug))}
+
+
+def home_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """The home page: every paper, newest first."""
+    words = site.config.home_excerpt_words
+    return {"page_title": "", "description": site.config.description,
+            "papers": [paper_card(p, urls, words) for p in site.papers],
+            "tag_count": len(site.tags)}
+
+
+def paper_context(paper: Paper, site: Site, urls: Urls) -> dict[str, Any]:
+    """A paper's own page: every field of the record."""
+    card = paper_card(paper, urls, site.config.home_excerpt_words)
+    return {"page_title": paper.title, "description": excerpt(paper.abstract_text, 30),
+            "paper": {**card, "abstract_html": Markup(paper.abstract_html),
+                      "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
+                      "extra": paper.extra}}
+
+
+def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """Every tag with its paper count."""
+    return {"page_title": "Tags", "description": f"All {len(site.tags)} tags of {site.config.title}",
+            "tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags]}
+
+
+def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
+    """One tag's papers, newest first."""
+    words = site.config.home_excerpt_words
+    return {"page_title": f"Tag: {group.tag.name}", "tag": group.tag.name,
+            "description": f"{len(group.papers)} papers tagged {group.tag.name}",
+            "papers": [paper_card(p, urls, words) for p in group.papers]}
+
+
+def search_context(urls: Urls) -> dict[str, Any]:
+    """The search page; results are drawn by search.js from the prebuilt index."""
+    return {"page_title": "Search", "description": "Search titles, authors, tags and abstracts",
+            "search_index": urls.path(paths.SEARCH_INDEX), "search_docs": urls.path(paths.SEARCH_DOCS)}
+
+
+def not_found_context(urls: Urls) -> dict[str, Any]:
+    """404.html, served by GitHub Pages at any depth: every URL in it is root-relative."""
+    return {"page_title": "Page not found", "description": "This page does not exist."}
+
+
+def excerpt(text: str, words: int) -> str:
+    """The first `words` words, with an ellipsis when cut."""
+    parts = text.split()
+    return " ".join(parts) if len(parts) <= words else " ".join(parts[:words]) + " …"
+
+
+def human_date(day: Any) -> str:
+    """'24 April 2025', the same in every locale."""
+    months = ("January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December")
+    return f"{day.day} {months[day.month - 1]} {day.year}"

@@ -1,0 +1,34 @@
+"""Assembling the site: papers in reading order, tags grouped, one 'updated' time."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+from .records import Paper, Site, SiteConfig, Tag, TagGroup
+
+
+def build_site(papers: list[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
+    """Sort papers newest first (then by title), group them by tag."""
+    ordered = tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
+    return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated)
+
+
+def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
+    """One group per tag slug, sorted by tag name, each keeping the papers' order."""
+    groups: dict[str, tuple[Tag, list[Paper]]] = {}
+    for paper in papers:
+        for tag in paper.tags:
+            groups.setdefault(tag.slug, (tag, []))[1].append(paper)
+    ordered = sorted(groups.values(), key=lambda group: (group[0].name.casefold(), group[0].slug))
+    return tuple(TagGroup(tag, tuple(members)) for tag, members in ordered)
+
+
+def updated_time(papers: list[Paper], environ: dict[str, str] | None = None) -> dt.datetime:
+    """SOURCE_DATE_EPOCH when set (reproducible builds), else midnight UTC of the newest paper."""
+    env = os.environ if environ is None else environ
+    epoch = env.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+    newest = max((paper.date for paper in papers), default=dt.date(1970, 1, 1))
+    return dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc)

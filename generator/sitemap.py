@@ -1,0 +1,36 @@
+"""sitemap.xml, robots.txt and .nojekyll: what crawlers and GitHub Pages look for."""
+
+from __future__ import annotations
+
+from xml.etree import ElementTree as ET
+
+from . import urls as paths
+from .records import OutputFile, Site
+from .urls import Urls
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def sitemap_entries(site: Site) -> list[tuple[str, str]]:
+    """(output path, last-modified day) of every page a search engine should index."""
+    updated = site.updated.date().isoformat()
+    entries = [(paths.HOME, updated), (paths.TAGS_INDEX, updated), (paths.SEARCH, updated)]
+    entries += [(paths.paper_file(p.slug), p.date.isoformat()) for p in site.papers]
+    entries += [(paths.tag_file(g.tag.slug), max(p.date for p in g.papers).isoformat())
+                for g in site.tags]
+    return entries
+
+
+def crawler_files(site: Site) -> list[OutputFile]:
+    """sitemap.xml, robots.txt naming it, and .nojekyll so Pages serves files as they are."""
+    urls = Urls(site.config.base_url)
+    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for path, lastmod in sitemap_entries(site):
+        url = ET.SubElement(root, "url")
+        ET.SubElement(url, "loc").text = urls.absolute(path)
+        ET.SubElement(url, "lastmod").text = lastmod
+    ET.indent(root, space=" ")
+    sitemap = ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n"
+    return [OutputFile(paths.SITEMAP, sitemap), OutputFile(paths.ROBOTS, robots.encode()),
+            OutputFile(paths.NOJEKYLL, b"")]

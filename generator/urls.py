@@ -1,0 +1,64 @@
+"""The one place that knows where every page lives and what its URL is.
+
+Output paths are relative to the output folder. Site URLs are root-relative and carry the
+base path (GitHub project pages live under `/<repo>/`), so they work from any depth,
+404.html included. Absolute URLs (feed, sitemap, canonical) come from `base_url`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+HOME = "index.html"
+TAGS_INDEX = "tags/index.html"
+SEARCH = "search/index.html"
+NOT_FOUND = "404.html"
+FEED = "feed.xml"
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+NOJEKYLL = ".nojekyll"
+SEARCH_INDEX = "search/index.json"
+SEARCH_DOCS = "search/docs.json"
+ASSETS = "assets/"
+
+
+def paper_file(slug: str) -> str:
+    """Output path of a paper page."""
+    return f"papers/{slug}/index.html"
+
+
+def tag_file(tag_slug: str) -> str:
+    """Output path of a tag page."""
+    return f"tags/{tag_slug}/index.html"
+
+
+def asset_file(name: str) -> str:
+    """Output path of a static asset (CSS, JS, images)."""
+    return ASSETS + name
+
+
+@dataclass(frozen=True)
+class Urls:
+    """Turns output paths into the URLs readers follow."""
+
+    base_url: str
+    """Absolute, ending in '/'."""
+
+    @property
+    def base_path(self) -> str:
+        """'/' for a user site, '/<repo>/' for a project site."""
+        return urlsplit(self.base_url).path
+
+    def path(self, output_path: str) -> str:
+        """Root-relative URL of an output file; `x/index.html` becomes `x/`."""
+        if output_path == HOME:
+            return self.base_path
+        if output_path.endswith("/index.html"):
+            output_path = output_path[: -len("index.html")]
+        return self.base_path + output_path
+
+    def absolute(self, output_path: str) -> str:
+        """Absolute URL of an output file, for feeds, sitemaps and canonical links."""
+        origin = self.base_url[: -len(self.base_path)] if self.base_path != "/" else self.base_url[:-1]
+        return origin + self.path(output_path)

@@ -1,0 +1,121 @@
+"""Turning source documents into Paper records, collecting every error with its line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .checks import FieldReader, describe
+from .content import slugify
+from .errors import BuildFailed, ContentError, display_path, unknown_key_message
+from .latex import abstract_to_html, abstract_to_text
+from .links import LinkProblem, build_links, resolve
+from .notes import html_to_text, notes_to_html
+from .records import LINK_KINDS, Paper, SourceDoc, Tag
+
+PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "tags", "links", "tldr",
+              "draft", "extra"}
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def validate(docs: list[SourceDoc]) -> list[Paper]:
+    """Every document as a Paper, or BuildFailed listing every problem in every file."""
+    papers: list[Paper] = []
+    errors: list[ContentError] = []
+    tag_lines: dict[str, int] = {}
+    for doc in docs:
+        fields = FieldReader(display_path(doc.path), doc.front, "front matter")
+        paper = _paper(doc, fields)
+        errors.extend(fields.errors)
+        if paper is not None:
+            papers.append(paper)
+            tag_lines[paper.slug] = fields.line("tags")
+    errors.extend(_tag_slug_errors(papers, tag_lines))
+    if errors:
+        raise BuildFailed(errors)
+    return papers
+
+
+def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
+    fields.reject_unknown(PAPER_KEYS)
+    abstract = fields.text("abstract", required=True)
+    urls, ids = _links(fields)
+    notes_html = notes_to_html(doc.body)
+    paper = Paper(
+        slug=doc.slug, source=doc.path,
+        title=fields.text("title", required=True),
+        authors=fields.text_list("authors", required=True),
+        date=_date(fields),
+        abstract=abstract,
+        abstract_html=abstract_to_html(abstract),
+        abstract_text=abstract_to_text(abstract),
+        venue=fields.text("venue"),
+        tags=tuple(Tag(name, slugify(name, max_length=80, ascii_only=False)) for name in _tags(fields)),
+        links=build_links(urls), ids=ids,
+        tldr=fields.text("tldr"),
+        notes_html=notes_html, notes_text=html_to_text(notes_html),
+        draft=fields.boolean("draft"),
+        extra=fields.mapping_of("extra"),
+    )
+    return None if fields.errors else paper
+
+
+def _date(fields: FieldReader) -> dt.date:
+    raw = fields.mapping.raw.get("date")
+    if "date" not in fields.mapping.values:
+        fields.error("date", "missing required 'date'; add 'date: YYYY-MM-DD' (the day the "
+                             "paper joined the digest)")
+    elif raw is None or not _DATE_RE.match(raw):
+        got = describe(fields.mapping.values["date"]) if raw is None else f"'{raw}'"
+        fields.error("date", f"'date' must be YYYY-MM-DD, got {got}")
+    else:
+        try:
+            return dt.date.fromisoformat(raw)
+        except ValueError as err:
+            fields.error("date", f"'date' must be a real day as YYYY-MM-DD, got '{raw}' ({err})")
+    return dt.date(1970, 1, 1)
+
+
+def _tags(fields: FieldReader) -> tuple[str, ...]:
+    names = fields.text_list("tags")
+    for name in names:
+        if not slugify(name, ascii_only=False):
+            fields.error("tags", f"tag '{name}' has no letters or digits to make its URL from")
+    return tuple(dict.fromkeys(names))
+
+
+def _links(fields: FieldReader) -> tuple[dict[str, str], dict[str, str]]:
+    given = fields.mapping_of("links")
+    urls: dict[str, str] = {}
+    ids: dict[str, str] = {}
+    for kind, value in given.items():
+        line = fields.child_line("links", str(kind))
+        if kind not in LINK_KINDS:
+            fields.error("links", unknown_key_message(str(kind), LINK_KINDS, "links"), line)
+        elif not isinstance(value, str):
+            fields.error("links", f"links.{kind} must be text, got {describe(value)}; quote it",
+                         line)
+        else:
+            try:
+                urls[kind], found_id = resolve(kind, value.strip())
+            except LinkProblem as problem:
+                fields.error("links", str(problem), line)
+                continue
+            if found_id:
+                ids[kind] = found_id
+    return urls, ids
+
+
+def _tag_slug_errors(papers: list[Paper], tag_lines: dict[str, int]) -> list[ContentError]:
+    """Two different tag names that would share one URL are an error, not a silent merge."""
+    first: dict[str, tuple[str, Paper]] = {}
+    errors: list[ContentError] = []
+    for paper in papers:
+        for tag in paper.tags:
+            seen = first.setdefault(tag.slug, (tag.name, paper))
+            if seen[0] != tag.name:
+                errors.append(ContentError(
+                    display_path(paper.source), tag_lines[paper.slug],
+                    f"tag '{tag.name}' and tag '{seen[0]}' (in {display_path(seen[1].source)}) "
+                    f"would share the page tags/{tag.slug}/; spell them the same"))
+    return errors

@@ -1,0 +1,60 @@
+import pytest
+
+from factories import paper_source, write_content
+from generator.content import load_documents, read_document, slugify, ContentErrorRaised
+from generator.errors import BuildFailed
+
+
+def test_load_documents_reads_front_matter_and_body_with_lines(tmp_path):
+    content = write_content(tmp_path, {"x": paper_source(body="Notes here.\n")})
+    [doc] = load_documents(content)
+    assert doc.slug == "x"
+    assert doc.front.values["title"] == "A Paper"
+    assert doc.front.lines["title"] == 2
+    assert doc.body == "Notes here.\n"
+    assert doc.body_line == 8
+
+
+def test_load_documents_sorts_by_file_name(tmp_path):
+    content = write_content(tmp_path, {"b": paper_source(), "a": paper_source()})
+    assert [d.slug for d in load_documents(content)] == ["a", "b"]
+
+
+def test_load_documents_reports_every_broken_file(tmp_path):
+    content = write_content(tmp_path, {"a": "no front matter\n", "b": "---\ntitle: x\n"})
+    with pytest.raises(BuildFailed) as raised:
+        load_documents(content)
+    assert [str(e).split(": ", 1)[1] for e in raised.value.errors] == [
+        "missing front matter; start the file with a line '---', the fields, then another '---'",
+        "front matter is not closed; add a line '---' after the fields",
+    ]
+
+
+def test_read_document_rejects_a_file_name_that_is_not_a_slug(tmp_path):
+    path = tmp_path / "My Paper.md"
+    path.write_text(paper_source(), encoding="utf-8")
+    with pytest.raises(ContentErrorRaised) as raised:
+        read_document(path)
+    assert "e.g. 'my-paper.md'" in raised.value.error.message
+
+
+def test_read_document_rejects_invalid_utf8(tmp_path):
+    path = tmp_path / "x.md"
+    path.write_bytes(b"---\ntitle: \xff\n---\n")
+    with pytest.raises(ContentErrorRaised, match="not valid UTF-8"):
+        read_document(path)
+
+
+def test_read_document_accepts_a_byte_order_mark_and_crlf(tmp_path):
+    path = tmp_path / "x.md"
+    path.write_bytes("\ufeff---\r\ntitle: T\r\n---\r\nbody\r\n".encode())
+    doc = read_document(path)
+    assert doc.front.values == {"title": "T"}
+
+
+def test_slugify_cuts_at_a_word_boundary():
+    assert slugify("Towards Scalable Exact Machine Unlearning", max_length=20) == "towards-scalable"
+    assert slugify("Ö & Ä: Über") == "o-a-uber"
+    assert slugify("机器学习 LLM", ascii_only=False) == "机器学习-llm"
+    assert slugify("机器学习") == ""
+    assert slugify("LLM") == "llm"

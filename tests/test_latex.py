@@ -1,0 +1,296 @@
+"""Tests for generator.latex: abstract LaTeX -> safe HTML and plain text."""
+import random
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from generator.latex import abstract_to_html, abstract_to_text
+
+DATA = Path('/work/shared/data/iclr2025-abstracts.txt')
+MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
+ALLOWED_TAGS = {'p', 'strong', 'em', 'code', 'u', 'span', 'a', 'math', 'mrow', 'mi', 'mn', 'mo', 'ms',
+                'mtext', 'mspace', 'mfrac', 'msqrt', 'mroot', 'msub', 'msup', 'msubsup', 'munder',
+                'mover', 'munderover', 'mtable', 'mtr', 'mtd', 'mlabeledtr', 'mstyle', 'mpadded',
+                'mphantom', 'menclose', 'merror', 'mmultiscripts', 'mprescripts', 'none'}
+
+
+class _TagChecker(HTMLParser):
+    """Records every tag and checks that start and end tags nest properly."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.tags, self.attrs, self.errors = [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append(tag)
+        self.tags.append(tag)
+        self.attrs.extend(attrs)
+
+    def handle_startendtag(self, tag, attrs):
+        self.errors.append(f'self-closing <{tag}/>')
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append(f'unbalanced </{tag}>')
+
+
+def check_html(out: str) -> _TagChecker:
+    """Parse output HTML and assert tags balance and only safe tags/attributes/links appear."""
+    checker = _TagChecker()
+    checker.feed(out)
+    checker.close()
+    assert not checker.errors and not checker.stack, (checker.errors, checker.stack, out)
+    assert set(checker.tags) <= ALLOWED_TAGS, out
+    for name, value in checker.attrs:
+        assert not name.startswith('on') and name != 'style', out
+        if name == 'href':
+            assert re.match(r'https?://', value), out
+    return checker
+
+
+def data_abstracts() -> list:
+    """The 19 abstracts of the data file (blank-line separated, after a header line)."""
+    blocks = [b.strip() for b in DATA.read_text(encoding='utf-8').split('\n\n')]
+    return [b for b in blocks[1:] if b]
+
+
+# ---- examples from real abstracts
+
+def test_html_renders_textbf_math_word_parts_as_bold_text():
+    src = r'$\textbf{Lo}$w-rank $\textbf{S}$parse $\textbf{A}$daptation $\textbf{(LoSA)}$'
+    assert abstract_to_html(src) == (
+        '<p><strong>Lo</strong>w-rank <strong>S</strong>parse '
+        '<strong>A</strong>daptation <strong>(LoSA)</strong></p>')
+    assert abstract_to_text(src) == 'Low-rank Sparse Adaptation (LoSA)'
+
+
+def test_html_renders_textbf_inside_math_as_bold():
+    out = abstract_to_html(r'a $\textbf{2.60$\times$}$ speedup')
+    assert out == f'<p>a <strong>2.60{MATH}<mrow><mo>×</mo></mrow></math></strong> speedup</p>'
+
+
+def test_html_renders_arrow_math_after_bold_number():
+    out = abstract_to_html(r'by $\textbf{68.73}$$\downarrow$ and')
+    assert out == f'<p>by <strong>68.73</strong>{MATH}<mrow><mo>↓</mo></mrow></math> and</p>'
+
+
+def test_html_keeps_percent_between_math_literal():
+    out = abstract_to_html(r'by $\textbf{16.32}$%$\uparrow$, achieving')
+    assert out == f'<p>by <strong>16.32</strong>%{MATH}<mrow><mo>↑</mo></mrow></math>, achieving</p>'
+
+
+def test_text_converts_math_symbols_to_unicode():
+    src = (r'by $\textbf{68.73}$$\downarrow$ and increased zero-shot accuracy by '
+           r'$\textbf{16.32}$%$\uparrow$, achieving a $\textbf{2.60$\times$}$ speedup')
+    assert abstract_to_text(src) == (
+        'by 68.73↓ and increased zero-shot accuracy by 16.32%↑, achieving a 2.60× speedup')
+
+
+def test_html_renders_text_mode_textbf_outside_math():
+    src = r'GQT (\textbf{G}raph \textbf{Q}uantized \textbf{T}okenizer)'
+    assert abstract_to_html(src) == (
+        '<p>GQT (<strong>G</strong>raph <strong>Q</strong>uantized <strong>T</strong>okenizer)</p>')
+    assert abstract_to_text(src) == 'GQT (Graph Quantized Tokenizer)'
+
+
+def test_html_renders_href_as_link():
+    src = r'at \href{https://github.com/limei0307/GQT}{https://github.com/limei0307/GQT}.'
+    url = 'https://github.com/limei0307/GQT'
+    assert abstract_to_html(src) == f'<p>at <a href="{url}">{url}</a>.</p>'
+    assert abstract_to_text(src) == f'at {url}.'
+
+
+def test_escaped_percent_becomes_percent_sign():
+    assert abstract_to_html(r'4.8\% success rate') == '<p>4.8% success rate</p>'
+    assert abstract_to_text(r'4.8\% success rate') == '4.8% success rate'
+
+
+def test_double_dash_becomes_en_dash_and_triple_dash_em_dash():
+    assert abstract_to_html('framework -- Sequence-aware') == '<p>framework – Sequence-aware</p>'
+    assert abstract_to_text('(SFT)---where') == '(SFT)—where'
+
+
+def test_html_renders_texttt_math_as_code():
+    assert abstract_to_html(r'($\texttt{KOWCPI}$)') == '<p>(<code>KOWCPI</code>)</p>'
+    assert abstract_to_text(r'($\texttt{KOWCPI}$)') == '(KOWCPI)'
+
+
+def test_html_links_bare_url_without_trailing_period():
+    url = 'https://github.com/wzhuang-xmu/LoSA'
+    out = abstract_to_html(f'Code is available at {url}.')
+    assert out == f'<p>Code is available at <a href="{url}">{url}</a>.</p>'
+    assert abstract_to_text(f'Code is available at {url}.') == f'Code is available at {url}.'
+
+
+def test_html_bare_url_keeps_balanced_parens_and_drops_unbalanced():
+    url = 'https://en.wikipedia.org/wiki/Foo_(bar)'
+    assert abstract_to_html(f'see ({url}).') == f'<p>see (<a href="{url}">{url}</a>).</p>'
+
+
+def test_bare_url_keeps_double_dash_and_tilde():
+    url = 'https://example.org/~me/a--b'
+    assert abstract_to_html(f'{url} a--b') == f'<p><a href="{url}">{url}</a> a–b</p>'
+    assert abstract_to_text(f'{url} a--b') == f'{url} a–b'
+
+
+# ---- formatting, escapes and typography
+
+@pytest.mark.parametrize('src, expected', [
+    (r'\textit{a} \emph{b}', '<em>a</em> <em>b</em>'),
+    (r'\texttt{c} \underline{d}', '<code>c</code> <u>d</u>'),
+    (r'\textsc{e} \mathbf{f}', '<span class="smallcaps">e</span> <strong>f</strong>'),
+    (r'\textbf{a \emph{b \$1}}', '<strong>a <em>b $1</em></strong>'),
+    (r'\& \_ \# \{ \}', '&amp; _ # { }'),
+    ("``quoted'' a~b", '“quoted” a\u00a0b'),
+    (r'\emph{$\alpha$-stable}', f'<em>{MATH}<mrow><mi>α</mi></mrow></math>-stable</em>'),
+])
+def test_html_formats_text_macros(src, expected):
+    assert abstract_to_html(src) == f'<p>{expected}</p>'
+
+
+def test_text_drops_formatting_and_resolves_escapes():
+    assert abstract_to_text(r"\textit{a} \& \texttt{b}~c ``d''") == 'a & b c “d”'
+
+
+def test_html_keeps_unknown_macro_visible():
+    assert abstract_to_html(r'see \foo{bar} <now>') == r'<p>see \foobar &lt;now&gt;</p>'
+
+
+def test_text_drops_backslash_of_unknown_macro():
+    assert abstract_to_text(r'see \foo bar') == 'see foo bar'
+
+
+def test_html_renders_non_http_href_as_label_only():
+    assert abstract_to_html(r'\href{javascript:alert(1)}{click}') == '<p>click</p>'
+    assert abstract_to_html(r'\href{ftp://x.org}{x}') == '<p>x</p>'
+    assert abstract_to_html(r'\url{javascript:alert(1)}') == '<p>javascript:alert(1)</p>'
+
+
+def test_html_renders_url_macro_with_latex_escapes():
+    assert abstract_to_html(r'\url{https://x.org/a\_b\%20}') == (
+        '<p><a href="https://x.org/a_b%20">https://x.org/a_b%20</a></p>')
+
+
+def test_html_does_not_nest_links_in_href_label():
+    out = abstract_to_html(r'\href{https://a.org}{see https://b.org}')
+    assert out == '<p><a href="https://a.org">see https://b.org</a></p>'
+
+
+def test_unclosed_dollar_is_literal():
+    assert abstract_to_html('costs $5 and more') == '<p>costs $5 and more</p>'
+    assert abstract_to_text('costs $5 and more') == 'costs $5 and more'
+
+
+def test_unbalanced_braces_and_trailing_backslash_are_literal():
+    assert abstract_to_html('a } b {c\\') == '<p>a } b {c\\</p>'
+    assert abstract_to_html('{a} {b') == '<p>a {b</p>'
+
+
+def test_math_segment_ends_at_first_dollar_at_brace_depth_zero():
+    out = abstract_to_html(r'$x = \textbf{a$y^2$}$ end')
+    assert out == (f'<p>{MATH}<mrow><mi>x</mi><mo>=</mo><mtext mathvariant="bold">a</mtext>'
+                   '<msup><mi>y</mi><mn>2</mn></msup></mrow></math> end</p>')
+
+
+def test_html_renders_display_and_paren_math():
+    out = abstract_to_html(r'$$\frac{a}{b}$$ and \(x_i\) and \[y\]')
+    assert out.count('display="block"') == 2
+    assert '<mfrac>' in out and '<msub><mi>x</mi><mi>i</mi></msub>' in out
+    assert abstract_to_text(r'$$\frac{a}{b}$$ and \(x_i\)') == 'a/b and x_i'
+
+
+def test_html_falls_back_to_code_when_latex2mathml_fails():
+    assert abstract_to_html('$a^$ <b>') == '<p><code class="tex">a^</code> &lt;b&gt;</p>'
+    assert abstract_to_text('$a^$') == 'a^'
+
+
+def test_percent_inside_math_is_not_a_comment():
+    assert abstract_to_html('$16%+1$') == (
+        f'<p>{MATH}<mrow><mn>16</mn><mi>%</mi><mo>+</mo><mn>1</mn></mrow></math></p>')
+    assert abstract_to_text('$16%+1$') == '16%+1'
+
+
+def test_paragraphs_split_on_blank_lines_and_newlines_become_spaces():
+    src = 'first\nline\n\n  \n\nsecond $x$\r\n\r\nthird'
+    assert abstract_to_html(src) == (
+        f'<p>first line</p>\n<p>second {MATH}<mrow><mi>x</mi></mrow></math></p>\n<p>third</p>')
+    assert abstract_to_text(src) == 'first line\n\nsecond x\n\nthird'
+
+
+def test_empty_input_gives_empty_output():
+    assert abstract_to_html('') == '' and abstract_to_text('  \n\n ') == ''
+
+
+# ---- security
+
+@pytest.mark.parametrize('src', [
+    '$<script>alert(1)</script>$',
+    r'$\text{<img src=x onerror=alert(1)>}$',
+    r'$x + \text{<img src=x onerror=alert(1)>}$',
+    r'$\href{javascript:alert(1)}{x}$',
+    r'$\textcolor{red" onclick="alert(1)}{x}$',
+    r'$\mathrm{"&<>}$ <b onclick="x">&amp;</b>',
+    r'\href{https://x.org/"><script>}{<i>}',
+    r'\textbf{<script>}',
+])
+def test_html_never_passes_markup_from_input(src):
+    out = abstract_to_html(src)
+    check_html(out)
+    assert '<script' not in out and '<img' not in out and '<i>' not in out and 'javascript:' not in out
+
+
+def test_html_mathml_text_is_escaped():
+    out = abstract_to_html(r'$a & b$')
+    assert '<mi>&amp;</mi>' in out
+
+
+def test_html_mathml_keeps_http_href_only():
+    assert 'href="https://a.org"' in abstract_to_html(r'$\href{https://a.org}{x}$')
+    assert 'href' not in abstract_to_html(r'$\href{javascript:alert(1)}{x}$')
+
+
+# ---- real data and robustness
+
+@pytest.mark.parametrize('abstract', data_abstracts())
+def test_data_abstract_renders_without_latex_leftovers(abstract):
+    for out in (abstract_to_html(abstract), abstract_to_text(abstract)):
+        assert '$' not in out
+        for macro in (r'\textbf', r'\href', r'\texttt', r'\downarrow', r'\%', '\\'):
+            assert macro not in out
+    check_html(abstract_to_html(abstract))
+    assert '\n' not in abstract_to_text(abstract)
+
+
+def test_data_file_has_19_abstracts():
+    assert len(data_abstracts()) == 19
+
+
+def test_data_abstract_links_and_dashes():
+    html_out = abstract_to_html('\n\n'.join(data_abstracts()))
+    assert '<a href="https://github.com/limei0307/GQT">https://github.com/limei0307/GQT</a>.' in html_out
+    assert '<a href="https://kuis-ai.github.io/track_on">' in html_out
+    assert 'framework – Sequence-aware' in html_out and '(SFT)—where' in html_out
+    assert html_out.count('<p>') == 19
+
+
+def test_fuzzed_inputs_never_raise_and_stay_safe():
+    rng = random.Random(20250101)
+    atoms = ['$', '$$', '\\', '{', '}', '%', '&', '<', '>', '"', "'", '~', '-', '--', ' ', '\n', '\n\n',
+             'a', 'x^', '_', r'\textbf', r'\href', r'\url', r'\foo', r'\(', r'\)', r'\[', r'\]', r'\frac',
+             'http://', 'https://x.org/', 'javascript:', '<script>', 'onerror=', '\x00', '``', "''", '#']
+    for _ in range(400):
+        src = ''.join(rng.choice(atoms) for _ in range(rng.randint(0, 40)))
+        html_out, text_out = abstract_to_html(src), abstract_to_text(src)
+        check_html(html_out)
+        assert '<script' not in html_out and '\x00' not in html_out
+        assert isinstance(text_out, str) and not re.search(r'\\[A-Za-z]', text_out)
+        assert abstract_to_html(src) == html_out  # deterministic
+
+
+def test_pathological_nesting_does_not_raise():
+    for src in ('{' * 3000, '{' * 500 + 'x' + '}' * 500, '$' + '{' * 500 + '$', r'$\text{$' * 200,
+                '$' * 1001, '\\' * 999, None):
+        check_html(abstract_to_html(src))
+        abstract_to_text(src)

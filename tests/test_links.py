@@ -1,0 +1,47 @@
+import pytest
+
+from generator.links import LinkProblem, build_links, is_http_url, resolve
+
+
+@pytest.mark.parametrize("kind, value, url, found", [
+    ("arxiv", "2406.16257", "https://arxiv.org/abs/2406.16257", "2406.16257"),
+    ("arxiv", "2406.16257v2", "https://arxiv.org/abs/2406.16257v2", "2406.16257v2"),
+    ("arxiv", "hep-th/9901001", "https://arxiv.org/abs/hep-th/9901001", "hep-th/9901001"),
+    ("arxiv", "https://arxiv.org/abs/2406.16257", "https://arxiv.org/abs/2406.16257", "2406.16257"),
+    ("openreview", "oe51Q5Uo37", "https://openreview.net/forum?id=oe51Q5Uo37", "oe51Q5Uo37"),
+    ("openreview", "https://openreview.net/forum?id=oe51Q5Uo37",
+     "https://openreview.net/forum?id=oe51Q5Uo37", "oe51Q5Uo37"),
+    ("doi", "10.1000/xyz123", "https://doi.org/10.1000/xyz123", "10.1000/xyz123"),
+    ("code", "https://github.com/a/b", "https://github.com/a/b", None),
+])
+def test_resolve_turns_ids_and_urls_into_urls_and_ids(kind, value, url, found):
+    assert resolve(kind, value) == (url, found)
+
+
+@pytest.mark.parametrize("kind, value", [
+    ("code", "javascript:alert(1)"), ("code", "github.com/a/b"), ("pdf", "ftp://x.org/a.pdf"),
+    ("project", "data:text/html,<script>"), ("arxiv", "not an id"), ("code", "https://a b.org"),
+])
+def test_resolve_rejects_anything_but_ids_and_http_urls(kind, value):
+    with pytest.raises(LinkProblem, match=f"links.{kind} must be"):
+        resolve(kind, value)
+
+
+def test_build_links_orders_them_and_derives_the_arxiv_pdf():
+    links = build_links({"code": "https://github.com/a/b", "arxiv": "https://arxiv.org/abs/2406.16257"})
+    assert [(l.kind, l.label, l.url) for l in links] == [
+        ("arxiv", "arXiv", "https://arxiv.org/abs/2406.16257"),
+        ("pdf", "PDF", "https://arxiv.org/pdf/2406.16257"),
+        ("code", "Code", "https://github.com/a/b"),
+    ]
+
+
+def test_build_links_keeps_an_explicit_pdf():
+    links = build_links({"arxiv": "https://arxiv.org/abs/1", "pdf": "https://x.org/p.pdf"})
+    assert [l.url for l in links if l.kind == "pdf"] == ["https://x.org/p.pdf"]
+
+
+def test_is_http_url():
+    assert is_http_url("https://x.org/a?b=c")
+    assert not is_http_url("//x.org/a")
+    assert not is_http_url("mailto:a@b.c")

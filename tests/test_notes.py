@@ -1,0 +1,26 @@
+from generator.notes import html_to_text, notes_to_html
+
+
+def test_notes_to_html_renders_markdown():
+    assert notes_to_html("A *key* [paper](https://x.org).") == (
+        '<p>A <em>key</em> <a href="https://x.org" rel="noopener nofollow">paper</a>.</p>')
+
+
+def test_notes_to_html_of_an_empty_body_is_empty():
+    assert notes_to_html("  \n") == ""
+
+
+def test_notes_to_html_demotes_headings_below_the_notes_heading():
+    assert notes_to_html("# Why\n\n## How\n\n##### Deep") == "<h3>Why</h3>\n<h4>How</h4>\n<h6>Deep</h6>"
+
+
+def test_notes_to_html_removes_scripts_handlers_and_unsafe_urls():
+    html = notes_to_html('<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n'
+                         '[a](javascript:alert(1)) <a href="data:text/html,x">b</a>\n\n'
+                         '<iframe src="https://x.org"></iframe>')
+    for bad in ("<script", "onerror", "javascript:", "data:", "<iframe"):
+        assert bad not in html
+
+
+def test_html_to_text_keeps_visible_text_only():
+    assert html_to_text("<p>A &amp; <em>B</em></p>\n<p>C</p>") == "A & B C"

@@ -1,0 +1,67 @@
+import os
+
+import pytest
+
+from generator.output import OutputRefused, write_site
+from generator.records import OutputFile
+
+
+def tree(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def site_files(**extra):
+    files = {".nojekyll": b"", "index.html": b"home", "a/index.html": b"a"}
+    files.update(extra)
+    return [OutputFile(path, data) for path, data in files.items()]
+
+
+def test_write_site_writes_every_file(tmp_path):
+    report = write_site(site_files(), tmp_path / "out")
+    assert tree(tmp_path / "out") == {".nojekyll": b"", "index.html": b"home", "a/index.html": b"a"}
+    assert report.written == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_write_site_with_no_change_rewrites_nothing(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_files(), out)
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    report = write_site(site_files(), out)
+    assert (report.written, report.unchanged) == (0, 3)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
+
+
+def test_write_site_keeps_unchanged_files_and_removes_stale_ones(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_files(**{"old.html": b"old"}), out)
+    inode = (out / "a/index.html").stat().st_ino
+    report = write_site(site_files(**{"index.html": b"new home"}), out)
+    assert (report.written, report.unchanged, report.removed) == (1, 2, 1)
+    assert (out / "a/index.html").stat().st_ino == inode
+    assert tree(out)["index.html"] == b"new home" and "old.html" not in tree(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_write_site_failure_leaves_the_old_site_and_no_temp_folder(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_files(), out)
+    bad = site_files(**{"a/index.html/oops": b"cannot be both a file and a folder"})
+    with pytest.raises(OSError):
+        write_site(bad, out)
+    assert tree(out) == {".nojekyll": b"", "index.html": b"home", "a/index.html": b"a"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_write_site_refuses_to_replace_a_folder_it_did_not_build(tmp_path):
+    out = tmp_path / "content"
+    out.mkdir()
+    (out / "precious.md").write_text("mine")
+    with pytest.raises(OutputRefused, match="not a site this generator built"):
+        write_site(site_files(), out)
+    assert (out / "precious.md").read_text() == "mine"
+
+
+def test_write_site_leaves_the_site_readable_by_a_web_server(tmp_path):
+    write_site(site_files(), tmp_path / "out")
+    assert os.stat(tmp_path / "out").st_mode & 0o055 == 0o055

@@ -1,0 +1,72 @@
+import datetime as dt
+
+import jinja2
+import pytest
+
+from factories import REPO, make_paper, make_site
+from generator.records import Link
+from generator.render import excerpt, human_date, make_environment, render_pages
+
+ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/assets/search.js?v=1",
+          "lunr.min.js": "/digest/assets/lunr.min.js?v=1", "favicon.svg": "/digest/assets/favicon.svg?v=1"}
+
+
+def pages_of(site):
+    env = make_environment(REPO / "templates")
+    return {f.path: f.data.decode() for f in render_pages(site, env, ASSETS)}
+
+
+def test_render_pages_makes_home_paper_tag_search_and_404_pages():
+    site = make_site([make_paper("x", tags=["llm"])])
+    assert sorted(pages_of(site)) == ["404.html", "index.html", "papers/x/index.html",
+                                      "search/index.html", "tags/index.html", "tags/llm/index.html"]
+
+
+def test_paper_page_shows_every_field():
+    paper = make_paper("x", title="Exact Unlearning", authors=("A B", "C D"), venue="ICLR 2025",
+                       tags=["llm"], tldr="Short.", notes_html="<p>Good.</p>",
+                       abstract_html="<p>With <math><mi>x</mi></math>.</p>",
+                       links=(Link("code", "Code", "https://github.com/a/b"),))
+    page = pages_of(make_site([paper]))["papers/x/index.html"]
+    for expected in ("<h1>Exact Unlearning</h1>", "A B, C D", "ICLR 2025", "24 April 2025",
+                     'href="/digest/tags/llm/"', 'href="https://github.com/a/b"', "Short.",
+                     "<p>Good.</p>", "<math><mi>x</mi></math>",
+                     '<link rel="canonical" href="https://example.org/digest/papers/x/">',
+                     'type="application/rss+xml"', 'href="https://example.org/digest/feed.xml"'):
+        assert expected in page
+
+
+def test_pages_escape_curator_text():
+    paper = make_paper("x", title="<img src=x onerror=alert(1)>", authors=("</script>",),
+                       tags=["<b>"])
+    for page in pages_of(make_site([paper])).values():
+        assert "<img src=x" not in page and "</script>," not in page and "<b>" not in page
+
+
+def test_404_page_uses_only_root_relative_urls():
+    page = pages_of(make_site([make_paper("x")]))["404.html"]
+    assert 'href="/digest/assets/site.css?v=1"' in page
+    assert 'href="/digest/search/"' in page
+    assert "canonical" not in page
+
+
+def test_home_page_lists_papers_newest_first():
+    site = make_site([make_paper("old", title="Old", date=dt.date(2025, 1, 1)),
+                      make_paper("new", title="New", date=dt.date(2025, 2, 1))])
+    home = pages_of(site)["index.html"]
+    assert home.index(">New<") < home.index(">Old<")
+
+
+def test_templates_fail_on_an_undefined_name():
+    env = make_environment(REPO / "templates")
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ nothing }}").render()
+
+
+def test_excerpt_cuts_at_a_word_count():
+    assert excerpt("one two three", 2) == "one two …"
+    assert excerpt("one  two", 5) == "one two"
+
+
+def test_human_date_is_the_same_in_every_locale():
+    assert human_date(dt.date(2025, 4, 4)) == "4 April 2025"

@@ -1,0 +1,23 @@
+import datetime as dt
+from xml.etree import ElementTree as ET
+
+from factories import make_paper, make_site
+from generator.sitemap import crawler_files
+
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+def test_crawler_files_list_every_page_with_absolute_urls():
+    site = make_site([make_paper("x", tags=["llm"], date=dt.date(2025, 3, 1))])
+    files = {f.path: f.data for f in crawler_files(site)}
+    root = ET.fromstring(files["sitemap.xml"])
+    locs = {u.find("s:loc", NS).text: u.find("s:lastmod", NS).text for u in root}
+    assert locs == {
+        "https://example.org/digest/": "2025-05-01",
+        "https://example.org/digest/tags/": "2025-05-01",
+        "https://example.org/digest/search/": "2025-05-01",
+        "https://example.org/digest/papers/x/": "2025-03-01",
+        "https://example.org/digest/tags/llm/": "2025-03-01",
+    }
+    assert b"Sitemap: https://example.org/digest/sitemap.xml" in files["robots.txt"]
+    assert files[".nojekyll"] == b""

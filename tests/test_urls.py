@@ -1,0 +1,20 @@
+from generator import urls as paths
+from generator.urls import Urls
+
+
+def test_urls_under_a_project_base_path():
+    urls = Urls("https://u.github.io/repo/")
+    assert urls.base_path == "/repo/"
+    assert urls.path(paths.HOME) == "/repo/"
+    assert urls.path(paths.paper_file("x")) == "/repo/papers/x/"
+    assert urls.path(paths.tag_file("llm")) == "/repo/tags/llm/"
+    assert urls.path(paths.FEED) == "/repo/feed.xml"
+    assert urls.absolute(paths.paper_file("x")) == "https://u.github.io/repo/papers/x/"
+    assert urls.absolute(paths.HOME) == "https://u.github.io/repo/"
+
+
+def test_urls_at_the_root_of_a_domain():
+    urls = Urls("https://digest.example.org/")
+    assert urls.base_path == "/"
+    assert urls.path(paths.TAGS_INDEX) == "/tags/"
+    assert urls.absolute(paths.SITEMAP) == "https://digest.example.org/sitemap.xml"

@@ -1,0 +1,105 @@
+import datetime as dt
+
+import pytest
+
+from factories import paper_source, write_content
+from generator.content import load_documents
+from generator.errors import BuildFailed
+from generator.validate import validate
+
+
+def papers_from(tmp_path, **files):
+    return validate(load_documents(write_content(tmp_path, files)))
+
+
+def errors_from(tmp_path, **files):
+    with pytest.raises(BuildFailed) as raised:
+        papers_from(tmp_path, **files)
+    return [(e.line, e.message) for e in raised.value.errors]
+
+
+def test_validate_builds_a_paper_from_every_field(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(
+        venue="ICLR 2025", tags=["llm", "Web Agents"], tldr="Short.",
+        links={"arxiv": "2406.16257", "openreview": "oe51Q5Uo37", "code": "https://github.com/a/b"},
+        abstract="A $\\textbf{bold}$ claim.", extra={"poster": 3}, body="**Read** it.\n"))
+    assert paper.title == "A Paper"
+    assert paper.date == dt.date(2025, 4, 24)
+    assert [t.slug for t in paper.tags] == ["llm", "web-agents"]
+    assert [l.kind for l in paper.links] == ["arxiv", "openreview", "pdf", "code"]
+    assert paper.links[2].url == "https://arxiv.org/pdf/2406.16257"
+    assert paper.ids == {"arxiv": "2406.16257", "openreview": "oe51Q5Uo37"}
+    assert "$" not in paper.abstract_text and "bold" in paper.abstract_text
+    assert paper.notes_html == "<p><strong>Read</strong> it.</p>"
+    assert paper.extra == {"poster": 3}
+
+
+def test_validate_errors_on_missing_title(tmp_path):
+    assert errors_from(tmp_path, x=paper_source(title=None)) == [
+        (1, "missing required 'title'; add a line 'title: ...'")]
+
+
+def test_validate_errors_on_a_boolean_title_and_says_to_quote_it(tmp_path):
+    text = paper_source().replace("title: A Paper", "title: No")
+    assert errors_from(tmp_path, x=text) == [
+        (2, "'title' must be text, got the boolean false; quote it: title: 'No'")]
+
+
+def test_validate_errors_on_tags_written_as_a_string(tmp_path):
+    [(line, message)] = errors_from(tmp_path, x=paper_source(tags="llm"))
+    assert message.startswith("'tags' must be a list, got 'llm'")
+
+
+def test_validate_errors_on_an_impossible_date(tmp_path):
+    text = paper_source().replace("date: '2025-04-24'", "date: 2025-13-01")
+    [(line, message)] = errors_from(tmp_path, x=text)
+    assert line == 5
+    assert message.startswith("'date' must be a real day as YYYY-MM-DD, got '2025-13-01'")
+
+
+def test_validate_errors_on_a_date_in_another_format(tmp_path):
+    assert errors_from(tmp_path, x=paper_source(date="24/04/2025")) == [
+        (5, "'date' must be YYYY-MM-DD, got '24/04/2025'")]
+
+
+def test_validate_suggests_the_near_spelling_of_an_unknown_key(tmp_path):
+    [(line, message)] = errors_from(tmp_path, x=paper_source(abstarct="x"))
+    assert line == 7
+    assert message.startswith("unknown key 'abstarct' in front matter; did you mean 'abstract'?")
+
+
+def test_validate_rejects_non_http_links_at_their_own_line(tmp_path):
+    errors = errors_from(tmp_path, x=paper_source(links={"code": "javascript:alert(1)"}))
+    assert errors == [(8, "links.code must be an http(s) URL, e.g. code: https://github.com/...; "
+                          "got 'javascript:alert(1)'")]
+
+
+def test_validate_rejects_an_unknown_link_kind(tmp_path):
+    [(line, message)] = errors_from(tmp_path, x=paper_source(links={"githbu": "https://x.org"}))
+    assert "did you mean" not in message or "'code'" in message
+    assert message.startswith("unknown key 'githbu' in links")
+
+
+def test_validate_collects_errors_from_every_file(tmp_path):
+    errors = errors_from(tmp_path, a=paper_source(title=None), b=paper_source(authors=None))
+    assert len(errors) == 2
+
+
+def test_validate_errors_when_two_tags_share_a_page(tmp_path):
+    errors = errors_from(tmp_path, a=paper_source(tags=["Web Agents"]),
+                         b=paper_source(tags=["web-agents"]))
+    assert len(errors) == 1
+    assert "would share the page tags/web-agents/" in errors[0][1]
+
+
+def test_validate_keeps_drafts_marked(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(draft=True))
+    assert paper.draft is True
+
+
+def test_validate_strips_script_from_notes(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(
+        body="<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>\n"))
+    assert "<script" not in paper.notes_html
+    assert "javascript:" not in paper.notes_html
+    assert "onerror" not in paper.notes_html

@@ -1,0 +1,55 @@
+import pytest
+
+from generator.yamltext import YamlProblem, read_mapping
+
+
+def test_read_mapping_gives_file_lines_with_offset():
+    mapping = read_mapping("title: X\nauthors:\n  - A\n  - B\n", first_line=2)
+    assert mapping.lines == {"title": 2, "authors": 3}
+    assert mapping.item_lines == {"authors": [4, 5]}
+
+
+def test_read_mapping_keeps_dates_as_text():
+    mapping = read_mapping("date: 2025-04-24\n")
+    assert mapping.values["date"] == "2025-04-24"
+    assert mapping.raw["date"] == "2025-04-24"
+
+
+def test_read_mapping_keeps_raw_scalar_text_of_coerced_values():
+    mapping = read_mapping("title: No\n")
+    assert mapping.values["title"] is False
+    assert mapping.raw["title"] == "No"
+
+
+def test_read_mapping_records_nested_key_lines():
+    mapping = read_mapping("links:\n  arxiv: '1'\n  code: x\n", first_line=2)
+    assert mapping.child_lines["links"] == {"arxiv": 3, "code": 4}
+
+
+def test_read_mapping_rejects_duplicate_keys_with_both_lines():
+    with pytest.raises(YamlProblem) as raised:
+        read_mapping("title: A\nvenue: B\ntitle: C\n", first_line=2)
+    assert raised.value.line == 4
+    assert raised.value.message == "duplicate key 'title' (first on line 2); keep one"
+
+
+def test_read_mapping_rejects_duplicate_nested_keys():
+    with pytest.raises(YamlProblem) as raised:
+        read_mapping("links:\n  code: a\n  code: b\n")
+    assert raised.value.line == 3
+
+
+def test_read_mapping_reports_syntax_errors_at_the_file_line():
+    with pytest.raises(YamlProblem) as raised:
+        read_mapping("title: A\nauthors: [B\ndate: 1\n", first_line=2)
+    assert raised.value.line >= 3
+    assert raised.value.message.startswith("YAML syntax error")
+
+
+def test_read_mapping_rejects_a_bare_value():
+    with pytest.raises(YamlProblem, match="expected 'key: value' lines"):
+        read_mapping("just text\n")
+
+
+def test_read_mapping_of_empty_text_is_empty():
+    assert read_mapping("").values == {}
