@@ -1,0 +1,257 @@
+"""The built site in a real browser: Debian's chromium driven by Playwright, served by SiteHandler.
+
+One build, one server and one browser per module; a fresh browser context per test. Every wait
+has a deadline (Playwright's expect / wait_for_*), none is a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from lunr.index import Index
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+import sitecheck
+from sitecheck import BASE_PATH, BASE_URL
+
+TIMEOUT_MS = 10_000
+UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
+PROMPTRIEVER = "Promptriever: Instruction-Trained Retrievers Can Be Prompted Like Language Models"
+RESULT_LINKS = "#search-results li.card h2.card-title a"
+READY = '#search-input[data-ready="true"]'
+STATUS_OK = re.compile(r"^(No papers match .*|\d+ papers? match(es)?\.)$", re.S)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return sitecheck.build(tmp_path_factory.mktemp("browser") / "site", BASE_URL)
+
+
+@pytest.fixture(scope="module")
+def origin(site) -> str:
+    with sitecheck.serve(site, BASE_PATH) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Browser:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=sitecheck.CHROMIUM, headless=True,
+                                             args=sitecheck.CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watch:
+    """What went wrong in a page: script errors, console errors, failed or 4xx/5xx requests."""
+
+    def __init__(self, page: Page) -> None:
+        self.errors: list[str] = []
+        self.bad_responses: list[str] = []
+        self.dialogs: list[str] = []
+        self.expected_status: dict[str, int] = {}
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on("console", self._console)
+        page.on("requestfailed", lambda req: self.bad_responses.append(
+            f"{req.url}: {req.failure}"))
+        page.on("response", self._response)
+
+        def dialog(d) -> None:
+            self.dialogs.append(f"{d.type}: {d.message}")
+            d.dismiss()
+        page.on("dialog", dialog)
+
+    def _console(self, msg) -> None:
+        if msg.type != "error":
+            return
+        url = msg.location.get("url", "")
+        # why: chromium asks for /favicon.ico at the origin's root once per browser, outside the
+        # base path where the site has no say; whichever test runs then would see its 404.
+        if url.endswith("/favicon.ico"):
+            return
+        if "status of" in msg.text and self.expected_status.get(url) is not None:
+            return  # the page we asked for is meant to be an error page; chromium logs that
+        self.errors.append(f"console.error: {msg.text} at {url}")
+
+    def _response(self, response) -> None:
+        if response.status >= 400 and self.expected_status.get(response.url) != response.status:
+            self.bad_responses.append(f"{response.url}: HTTP {response.status}")
+
+    def problems(self) -> list[str]:
+        return self.errors + self.bad_responses + self.dialogs
+
+
+@pytest.fixture
+def page(browser, origin):
+    context = browser.new_context(base_url=origin)
+    context.set_default_timeout(TIMEOUT_MS)
+    # why: the site must not need anything from another host; and tests send nothing out.
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), lambda route: route.abort())
+    page = context.new_page()
+    page.watch = Watch(page)  # listeners attached before the test navigates anywhere
+    yield page
+    context.close()
+
+
+def open_search(page: Page, query: str | None = None) -> None:
+    url = BASE_PATH + "search/" + (f"?q={quote(query, safe='')}" if query is not None else "")
+    response = page.goto(url)
+    assert response is not None and response.status == 200, f"GET {url}: {response and response.status}"
+    page.wait_for_selector(READY, state="attached")
+
+
+def type_query(page: Page, text: str) -> None:
+    """Type into the search box as a person would, then wait until search.js has run it."""
+    box = page.locator("#search-input")
+    box.fill("")
+    box.press_sequentially(text)
+    # update() writes the query into the URL and renders the results in the same task.
+    page.wait_for_function("t => new URL(location.href).searchParams.get('q') === t", arg=text,
+                           timeout=TIMEOUT_MS)
+
+
+def result_titles(page: Page) -> list[str]:
+    return page.locator(RESULT_LINKS).all_inner_texts()
+
+
+# --- searching ---------------------------------------------------------------------------------
+
+def test_query_in_url_runs_on_load(page):
+    open_search(page, "unlearning")
+    expect(page.locator("#search-input")).to_have_value("unlearning")
+    expect(page.locator(RESULT_LINKS).first).to_have_text(UNLEARNING, timeout=TIMEOUT_MS)
+    expect(page.locator("#search-status")).to_have_text(STATUS_OK, timeout=TIMEOUT_MS)
+    assert not page.watch.problems(), page.watch.problems()
+
+
+def test_typing_web_agents_lists_agentoccam_and_webrl(page):
+    open_search(page)
+    type_query(page, "web agents")
+    first = result_titles(page)[:3]
+    assert any(t.startswith("AgentOccam") for t in first), first
+    assert any(t.startswith("WebRL") for t in first), first
+    assert not page.watch.problems(), page.watch.problems()
+
+
+def test_typo_still_finds_promptriever(page):
+    open_search(page)
+    type_query(page, "retreival")
+    titles = result_titles(page)
+    assert PROMPTRIEVER in titles, titles
+    assert not page.watch.problems(), page.watch.problems()
+
+
+ODD_QUERIES = ["foo:", "*", "~", "^", '"', "<img src=x onerror=alert(1)>", "title:", "+", "-",
+               "\\", "%", ")(", "web~", "agents^10", "🙂", "a" * 300]
+
+
+@pytest.mark.parametrize("query", ODD_QUERIES, ids=lambda q: q if len(q) <= 30 else f"{q[:5]}...x{len(q)}")
+def test_odd_characters_are_harmless(page, query):
+    # Once from the URL, once typed: neither may throw, inject markup or leave the status empty.
+    open_search(page, query)
+    expect(page.locator("#search-status")).to_have_text(STATUS_OK, timeout=TIMEOUT_MS)
+    type_query(page, query + " x")
+    expect(page.locator("#search-status")).to_have_text(STATUS_OK, timeout=TIMEOUT_MS)
+    assert page.locator("#search-results img, #search-status img").count() == 0
+    assert page.evaluate("document.images.length") == 0
+    assert not page.watch.problems(), page.watch.problems()
+
+
+def test_clicking_a_result_opens_the_paper(page):
+    open_search(page, "unlearning")
+    link = page.locator(RESULT_LINKS).first
+    expect(link).to_have_text(UNLEARNING, timeout=TIMEOUT_MS)
+    with page.expect_navigation():
+        link.click()
+    expect(page).to_have_url(re.compile(re.escape(BASE_PATH + "papers/") + r"[^/]+/$"))
+    expect(page.locator("h1")).to_have_text(UNLEARNING, timeout=TIMEOUT_MS)
+    assert not page.watch.problems(), page.watch.problems()
+
+
+# --- lunr.js and lunr.py agree -----------------------------------------------------------------
+
+PARITY_QUERIES = ["unlearning", "retrieval", "agents", "graph", "language models", "transf*",
+                  "diffus*", "title:agents", "authors:weller", "+web +agents", "-llm agents",
+                  "retreival~1", "audio", "conformal"]
+
+
+def test_lunr_js_ranks_like_lunr_py(page, site):
+    open_search(page)
+    browser_results = page.evaluate(
+        """async (queries) => {
+            const input = document.getElementById("search-input");
+            const index = lunr.Index.load(await (await fetch(input.dataset.index)).json());
+            return queries.map(q => {
+                try { return index.search(q).map(r => [r.ref, r.score]); }
+                catch (e) { return "error: " + e; }
+            });
+        }""", PARITY_QUERIES)
+    index = Index.load(json.loads((site / "search/index.json").read_text(encoding="utf-8")))
+    mismatches = []
+    for query, in_browser in zip(PARITY_QUERIES, browser_results):
+        in_python = [(r["ref"], r["score"]) for r in index.search(query)]
+        js_refs = in_browser if isinstance(in_browser, str) else [ref for ref, _ in in_browser]
+        if js_refs != [ref for ref, _ in in_python]:
+            mismatches.append(f"{query!r}: lunr.js {in_browser} != lunr.py {in_python}")
+        elif [s for _, s in in_browser] != pytest.approx([s for _, s in in_python], rel=1e-3):
+            mismatches.append(f"{query!r}: scores differ: lunr.js {in_browser}, lunr.py {in_python}")
+    assert any(browser_results), "no query found anything"
+    assert not mismatches, "\n".join(mismatches)
+
+
+# --- pages in the browser ----------------------------------------------------------------------
+
+def _check_links(page: Page, origin: str) -> list[str]:
+    """GET every link, stylesheet and script of the current page that points into the site."""
+    urls = page.eval_on_selector_all(
+        "a[href], link[href], script[src], img[src]",
+        "els => els.filter(e => !(e.getAttribute('href') || '').startsWith('#'))"
+        "          .map(e => e.href || e.src)")
+    broken = []
+    for url in sorted(set(urls)):
+        url = url.split("#")[0]
+        if url.startswith(BASE_URL):  # absolute URLs (feed autodiscovery) point at the real host
+            url = origin + BASE_PATH + url[len(BASE_URL):]
+        if not url.startswith(origin):
+            continue
+        response = page.request.get(url, max_redirects=0)
+        if response.status != 200:
+            broken.append(f"{url}: HTTP {response.status}")
+    return broken
+
+
+def _stylesheet_applied(page: Page) -> None:
+    header = page.locator(".site-header")
+    expect(header).to_have_css("border-bottom-style", "solid")
+    expect(header).to_have_css("border-bottom-width", "1px")
+
+
+def test_404_page_at_a_deep_missing_path(page, origin):
+    url = BASE_PATH + "no/such/page/"
+    page.watch.expected_status[origin + url] = 404
+    response = page.goto(url)
+    assert response is not None and response.status == 404
+    expect(page.locator("h1")).to_have_text("Page not found")
+    _stylesheet_applied(page)
+    links = page.locator("main a")
+    assert links.count() >= 3
+    assert not _check_links(page, origin), _check_links(page, origin)
+    assert not page.watch.problems(), page.watch.problems()
+
+
+@pytest.mark.parametrize("path", ["", "tags/", "tags/web-agents/", "papers/webrl/", "search/",
+                                  "papers/dynamic-low-rank-sparse-adaptation-for-large-language-models/"])
+def test_pages_load_cleanly(page, origin, path):
+    response = page.goto(BASE_PATH + path)
+    assert response is not None and response.status == 200
+    _stylesheet_applied(page)
+    if path == "search/":
+        page.wait_for_selector(READY, state="attached")
+    else:
+        page.wait_for_load_state("load")
+    assert not _check_links(page, origin), _check_links(page, origin)
+    assert not page.watch.problems(), page.watch.problems()

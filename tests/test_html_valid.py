@@ -1,0 +1,57 @@
+"""Every HTML page of the built site passes the Nu Html Checker (vnu.jar from npm's vnu-jar)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+import sitecheck
+from sitecheck import BASE_URL
+
+VNU_TIMEOUT = 300
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return sitecheck.build(tmp_path_factory.mktemp("vnu") / "site", BASE_URL)
+
+
+def _vnu_messages(pages: list[Path]) -> list[dict]:
+    java = shutil.which("java")
+    assert java, ("the HTML validity test needs a Java runtime ('java' on PATH) to run vnu.jar; "
+                  "`make system-packages` installs default-jre-headless (CI does this)")
+    assert sitecheck.VNU_JAR.is_file(), (f"{sitecheck.VNU_JAR} is missing; run `npm ci` "
+                                         "(or `make install`) in the project folder")
+    done = subprocess.run([java, "-jar", str(sitecheck.VNU_JAR), "--errors-only", "--format", "json",
+                           *map(str, pages)], capture_output=True, text=True, timeout=VNU_TIMEOUT)
+    # vnu writes its JSON report to stderr (stdout in some versions); exit 1 means "errors found".
+    report = next((stream for stream in (done.stderr, done.stdout) if stream.lstrip().startswith("{")),
+                  None)
+    assert report is not None, (f"vnu.jar gave no JSON report (exit {done.returncode}):\n"
+                                f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}")
+    return json.loads(report)["messages"]
+
+
+def _where(message: dict, site: Path) -> str:
+    url = message.get("url", "")
+    path = Path(unquote(urlsplit(url).path)) if url.startswith("file:") else Path(url)
+    shown = path.relative_to(site) if site in path.parents else path
+    line = message.get("lastLine", message.get("firstLine", "?"))
+    return f"{shown}:{line}"
+
+
+def test_every_page_is_valid_html(site):
+    pages = sitecheck.html_pages(site)
+    assert len(pages) > 50, f"only {len(pages)} pages built"
+    messages = _vnu_messages(pages)
+    errors = [m for m in messages if m.get("type") in ("error", "non-document-error")]
+    report = "\n".join(f"{_where(m, site.resolve())}: {m.get('type')}: {m.get('message')}\n"
+                       f"    {m.get('extract', '').strip()!r}" for m in errors)
+    if errors:
+        print(report)
+    assert not errors, f"{len(errors)} vnu error(s):\n{report}"

@@ -1,0 +1,298 @@
+"""End to end: build the real content/ as a user would and check the site it writes.
+
+Two builds per module: under a project base path (https://example.org/iclr-digest/, as GitHub
+project pages serve it) and at a domain root (https://example.org/). A third build checks that
+the output is reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+from xml.etree import ElementTree as ET
+
+import feedparser
+import pytest
+
+import sitecheck
+from sitecheck import BASE_PATH, BASE_URL, ROOT_URL
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+# LaTeX that must have been turned into text or markup before it reaches a reader.
+RAW_LATEX = ("$\\textbf", "\\textbf{", "\\href", "\\texttt", "$\\downarrow", "\\downarrow",
+             "\\uparrow", "\\times")
+
+
+@pytest.fixture(scope="module")
+def base_site(tmp_path_factory) -> Path:
+    return sitecheck.build(tmp_path_factory.mktemp("base") / "site", BASE_URL)
+
+
+@pytest.fixture(scope="module")
+def root_site(tmp_path_factory) -> Path:
+    return sitecheck.build(tmp_path_factory.mktemp("root") / "site", ROOT_URL)
+
+
+@pytest.fixture(scope="module", params=["base", "root"])
+def any_site(request, base_site, root_site) -> tuple[Path, str, str]:
+    """(output folder, base_url, base path) for each of the two builds."""
+    if request.param == "base":
+        return base_site, BASE_URL, BASE_PATH
+    return root_site, ROOT_URL, "/"
+
+
+@pytest.fixture(scope="module")
+def metadata() -> list[dict]:
+    papers = sitecheck.load_metadata()
+    assert len(papers) == 19, "the source metadata should describe 19 papers"
+    return papers
+
+
+@pytest.fixture(scope="module")
+def paper_pages(base_site) -> dict[str, sitecheck.Element]:
+    """Each paper page's tree, by the text of its <h1>."""
+    pages = {}
+    for page in sorted((base_site / "papers").glob("*/index.html")):
+        tree = sitecheck.parse_html(page)
+        h1s = tree.find_all("h1")
+        assert len(h1s) == 1, f"{page.relative_to(base_site)} has {len(h1s)} <h1> elements"
+        title = h1s[0].text()
+        assert title not in pages, f"two paper pages have the title {title!r}"
+        pages[title] = tree
+    return pages
+
+
+def card_titles(tree: sitecheck.Element) -> list[str]:
+    """Titles of the paper cards a listing page shows, in order."""
+    titles = []
+    for heading in tree.find_all("h2", cls="card-title"):
+        link = heading.find("a")
+        assert link is not None, f"card title without a link at line {heading.line}"
+        titles.append(link.text())
+    return titles
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+def test_every_paper_has_a_page_with_its_exact_title(base_site, metadata, paper_pages):
+    assert len(list((base_site / "papers").glob("*/index.html"))) == 19
+    assert sorted(paper_pages) == sorted(p["title"] for p in metadata)
+    for paper in metadata:
+        tree = paper_pages[paper["title"]]
+        head_title = tree.find("title").text()
+        assert head_title.startswith(paper["title"]), (
+            f"<title> {head_title!r} does not start with the paper's title {paper['title']!r}")
+
+
+def test_every_paper_page_names_its_authors_in_order(metadata, paper_pages):
+    for paper in metadata:
+        tree = paper_pages[paper["title"]]
+        shown = tree.find("article").find("p", cls="authors")
+        assert shown is not None, f"no authors line on the page of {paper['title']!r}"
+        assert shown.text() == ", ".join(paper["authors"]), paper["title"]
+
+
+def test_every_paper_page_links_its_tags(base_site, metadata, paper_pages):
+    for paper in metadata:
+        tree = paper_pages[paper["title"]]
+        tag_list = tree.find("article").find("ul", cls="tags")
+        names = [a.text() for a in tag_list.find_all("a")] if tag_list else []
+        assert names == paper["tags"], paper["title"]
+
+
+def test_home_page_lists_every_paper(base_site, metadata):
+    titles = card_titles(sitecheck.parse_html(base_site / "index.html"))
+    assert sorted(titles) == sorted(p["title"] for p in metadata)
+
+
+def _tag_index(site: Path) -> dict[str, tuple[str, int]]:
+    """Tag name -> (URL, count) as the tags index shows them."""
+    tree = sitecheck.parse_html(site / "tags/index.html")
+    listing = tree.find("ul", cls="tag-index")
+    assert listing is not None, "tags/index.html has no ul.tag-index"
+    shown = {}
+    for item in listing.find_all("li"):
+        link, count = item.find("a"), item.find(cls="count")
+        assert link is not None and count is not None, f"tag entry at line {item.line}"
+        assert link.text() not in shown, f"tag {link.text()!r} listed twice"
+        shown[link.text()] = (link.attrs["href"], int(count.text()))
+    return shown
+
+
+def test_tags_index_lists_every_tag_with_its_count(base_site, metadata):
+    expected = Counter(tag for paper in metadata for tag in paper["tags"])
+    shown = _tag_index(base_site)
+    assert {name: count for name, (_, count) in shown.items()} == dict(expected)
+
+
+def test_every_tag_page_lists_exactly_the_papers_with_that_tag(base_site, metadata):
+    shown = _tag_index(base_site)
+    tag_pages = sorted(p.parent.name for p in (base_site / "tags").glob("*/index.html"))
+    assert len(tag_pages) == len(shown), "a tag page exists that the tags index does not list"
+    for tag, (url, _) in shown.items():
+        page = sitecheck.resolve(url, BASE_PATH, base_site)
+        assert page is not None, f"tag {tag!r} links to {url}, which is not a file of the site"
+        tree = sitecheck.parse_html(page)
+        expected = sorted(p["title"] for p in metadata if tag in p["tags"])
+        assert sorted(card_titles(tree)) == expected, f"tag page of {tag!r} ({url})"
+        assert tag in tree.find("h1").text()
+
+
+# --- links -------------------------------------------------------------------------------------
+
+def test_every_internal_link_resolves_to_a_file(any_site):
+    site, base_url, base_path = any_site
+    ids = {p.relative_to(site).as_posix(): sitecheck.page_ids(p) for p in sitecheck.html_pages(site)}
+    broken = []
+    checked = 0
+    for ref in sitecheck.all_urls(site):
+        path = sitecheck.internal_path(ref.url, base_url)
+        if path is None:
+            continue  # external (arXiv, OpenReview, code)
+        fragment = urlsplit(ref.url).fragment
+        if path == "":  # same-page fragment, e.g. the skip link
+            if fragment not in ids[ref.page]:
+                broken.append(f"{ref}: no element with id {fragment!r} on the page")
+            continue
+        checked += 1
+        if not path.startswith(base_path):
+            broken.append(f"{ref}: not under the base path {base_path} (internal URLs must be "
+                          "root-relative and carry the base path)")
+            continue
+        target = sitecheck.resolve(path, base_path, site)
+        if target is None:
+            broken.append(f"{ref}: names no file of the built site")
+        elif fragment and target.suffix == ".html":
+            if fragment not in ids[target.relative_to(site).as_posix()]:
+                broken.append(f"{ref}: {target.relative_to(site)} has no id {fragment!r}")
+    assert checked > 500, f"only {checked} internal URLs found; is the collector broken?"
+    assert not broken, "broken internal URLs:\n" + "\n".join(broken)
+
+
+def test_asset_urls_carry_a_version(any_site):
+    site, base_url, base_path = any_site
+    unversioned = [str(ref) for ref in sitecheck.all_urls(site)
+                   if urlsplit(ref.url).path.startswith(base_path + "assets/")
+                   and not re.fullmatch(r"v=[0-9a-f]{6,}", urlsplit(ref.url).query)]
+    assert not unversioned, "asset URLs without ?v=<hash>:\n" + "\n".join(unversioned)
+
+
+def test_no_javascript_or_data_urls(any_site):
+    site, base_url, _ = any_site
+    unsafe = [str(ref) for ref in sitecheck.all_urls(site) if sitecheck.is_unsafe_scheme(ref.url)]
+    docs = json.loads((site / "search/docs.json").read_text(encoding="utf-8"))
+    unsafe += [f"search/docs.json: {d['url']}" for d in docs if sitecheck.is_unsafe_scheme(d["url"])]
+    feed = ET.parse(site / "feed.xml").getroot()
+    unsafe += [f"feed.xml: {e.text}" for e in feed.iter("link") if sitecheck.is_unsafe_scheme(e.text or "")]
+    assert not unsafe, "javascript:/data: URLs:\n" + "\n".join(unsafe)
+
+
+def test_search_docs_link_to_paper_pages(any_site, metadata):
+    site, base_url, base_path = any_site
+    docs = json.loads((site / "search/docs.json").read_text(encoding="utf-8"))
+    assert sorted(d["title"] for d in docs) == sorted(p["title"] for p in metadata)
+    for doc in docs:
+        target = sitecheck.resolve(doc["url"], base_path, site)
+        assert target is not None, f"docs.json: {doc['url']} names no file"
+        assert sitecheck.parse_html(target).find("h1").text() == doc["title"]
+
+
+# --- feed, sitemap, robots ---------------------------------------------------------------------
+
+def test_feed_parses_with_every_paper(any_site, metadata):
+    site, base_url, _ = any_site
+    feed = feedparser.parse((site / "feed.xml").read_bytes())
+    assert not feed.bozo, f"feedparser: {feed.get('bozo_exception')!r}"
+    assert feed.version == "rss20"
+    assert len(feed.entries) == 19
+    guids = [entry.id for entry in feed.entries]
+    assert len(set(guids)) == 19, f"duplicate guids: {[g for g, n in Counter(guids).items() if n > 1]}"
+    assert all(entry.guidislink is False for entry in feed.entries), "guid isPermaLink should be false"
+    for entry in feed.entries:
+        assert entry.link.startswith(base_url), entry.link
+        page = sitecheck.resolve(urlsplit(entry.link).path, urlsplit(base_url).path, site)
+        assert page is not None, f"feed link {entry.link} names no page"
+        assert sitecheck.parse_html(page).find("h1").text() == entry.title
+    assert sorted(entry.title for entry in feed.entries) == sorted(p["title"] for p in metadata)
+    assert feed.feed.link.startswith(base_url)
+
+
+def test_feed_item_titles_are_the_source_titles(base_site, metadata):
+    """Titles straight from the XML, so feedparser's own clean-up cannot hide a difference."""
+    root = ET.parse(base_site / "feed.xml").getroot()
+    titles = [item.findtext("title") for item in root.iter("item")]
+    assert sorted(titles) == sorted(p["title"] for p in metadata)
+
+
+def _expected_sitemap(site: Path, base_url: str) -> set[str]:
+    pages = [p.relative_to(site).as_posix() for p in sitecheck.html_pages(site)]
+    path = urlsplit(base_url).path
+    origin = base_url[: -len(path)]
+    return {origin + sitecheck.page_url_path(p, path) for p in pages if p != "404.html"}
+
+
+def test_sitemap_lists_every_page_with_absolute_urls(any_site):
+    site, base_url, _ = any_site
+    root = ET.parse(site / "sitemap.xml").getroot()
+    assert root.tag == SITEMAP_NS + "urlset"
+    locs = [loc.text for loc in root.iter(SITEMAP_NS + "loc")]
+    assert len(locs) == len(set(locs)), "sitemap lists a URL twice"
+    assert all(loc.startswith(base_url) for loc in locs), [l for l in locs if not l.startswith(base_url)]
+    assert set(locs) == _expected_sitemap(site, base_url)
+    for url in root.iter(SITEMAP_NS + "url"):
+        lastmod = url.findtext(SITEMAP_NS + "lastmod")
+        assert lastmod and re.fullmatch(r"\d{4}-\d{2}-\d{2}", lastmod), lastmod
+
+
+def test_robots_names_the_sitemap(any_site):
+    site, base_url, _ = any_site
+    lines = (site / "robots.txt").read_text(encoding="utf-8").splitlines()
+    assert f"Sitemap: {base_url}sitemap.xml" in lines
+    assert (site / ".nojekyll").is_file()
+
+
+# --- reproducibility ---------------------------------------------------------------------------
+
+def test_second_build_is_byte_identical(base_site, tmp_path):
+    # A different hash seed and time zone must not change a byte.
+    again = sitecheck.build(tmp_path / "again", BASE_URL, PYTHONHASHSEED="12345", TZ="Asia/Shanghai")
+    first, second = sitecheck.site_files(base_site), sitecheck.site_files(again)
+    assert sorted(first) == sorted(second)
+    differing = [name for name in first if first[name].read_bytes() != second[name].read_bytes()]
+    assert not differing, f"files that differ between two builds: {differing}"
+
+
+# --- no raw LaTeX ------------------------------------------------------------------------------
+
+def _raw_latex(text: str) -> list[str]:
+    found = []
+    for needle in RAW_LATEX:
+        for match in re.finditer(re.escape(needle), text):
+            found.append(f"{needle!r} in …{text[max(0, match.start() - 40):match.end() + 40]}…")
+    return found
+
+
+def test_no_raw_latex_in_visible_text(base_site):
+    problems = []
+    for page in sitecheck.html_pages(base_site):
+        tree = sitecheck.parse_html(page)
+        texts = [tree.text()] + [e.attrs[a] for e in tree.iter() for a in ("content", "title", "alt")
+                                 if a in e.attrs]
+        problems += [f"{page.relative_to(base_site)}: {p}" for t in texts for p in _raw_latex(t)]
+    assert not problems, "\n".join(problems)
+
+
+def test_no_raw_latex_in_feed(base_site):
+    root = ET.parse(base_site / "feed.xml").getroot()
+    problems = [f"feed.xml <{e.tag}>: {p}" for e in root.iter() for p in _raw_latex(e.text or "")]
+    assert not problems, "\n".join(problems)
+
+
+def test_no_raw_latex_in_search_docs(base_site):
+    docs = json.loads((base_site / "search/docs.json").read_text(encoding="utf-8"))
+    problems = [f"docs.json[{i}].{key}: {p}" for i, doc in enumerate(docs) for key, value in doc.items()
+                for text in (value if isinstance(value, list) else [value]) for p in _raw_latex(str(text))]
+    assert not problems, "\n".join(problems)
