@@ -35,6 +35,8 @@ _TEXT_MACRO = re.compile(r'\s*\\([A-Za-z]+)\s*\{')
 _LOOSE = re.compile(r'(\\.)|[$%]', re.S)
 _NUM_REF = re.compile(r'&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});')
 _ATTR_NAME = re.compile(r'[a-z][a-z-]*\Z')
+# why: OpenReview renders abstracts as Markdown, so '*Shadow Attack*' means emphasis
+_EMPHASIS = re.compile(r'(?<![\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])')
 _MACRO_SLASH = re.compile(r'\\+(?=[A-Za-z])')
 
 
@@ -181,9 +183,14 @@ def _html(toks: list, links: bool = True) -> str:
 def _html_text(s: str, links: bool) -> str:
     """Escaped text with typography applied and bare http(s) URLs turned into links."""
     if not links:
-        return html.escape(_typo(s))
+        return _emphasis_html(_typo(s))
     return ''.join(f'<a href="{html.escape(part)}">{html.escape(part)}</a>' if is_url
-                   else html.escape(_typo(part)) for is_url, part in _split_urls(s))
+                   else _emphasis_html(_typo(part)) for is_url, part in _split_urls(s))
+
+
+def _emphasis_html(s: str) -> str:
+    """Escaped text with OpenReview's Markdown `*emphasis*` as <em>."""
+    return _EMPHASIS.sub(lambda m: f'<em>{m.group(1)}</em>', html.escape(s))
 
 
 def _split_urls(s: str) -> list:
@@ -270,7 +277,8 @@ def _text(toks: list) -> str:
     for tok in toks:
         kind = tok[0]
         if kind == 'text':
-            out.extend(part if is_url else _typo(part) for is_url, part in _split_urls(tok[1]))
+            out.extend(part if is_url else _EMPHASIS.sub(r'\1', _typo(part))
+                       for is_url, part in _split_urls(tok[1]))
         elif kind == 'raw':
             out.append(tok[1])
         elif kind == 'fmt':

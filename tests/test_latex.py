@@ -294,3 +294,12 @@ def test_pathological_nesting_does_not_raise():
                 '$' * 1001, '\\' * 999, None):
         check_html(abstract_to_html(src))
         abstract_to_text(src)
+
+
+def test_html_renders_openreview_markdown_emphasis():
+    assert abstract_to_html("two attacks: *Shadow Attack* and 2*3*4") == (
+        "<p>two attacks: <em>Shadow Attack</em> and 2*3*4</p>")
+
+
+def test_text_drops_markdown_emphasis_stars():
+    assert abstract_to_text("the *Outlier Attack* and a * b") == "the Outlier Attack and a * b"
