@@ -38,6 +38,7 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
         language=fields.text("language", default="en"),
         curator=fields.text("curator"),
         home_excerpt_words=fields.integer("home_excerpt_words", 40),
+        search_budget_kb=fields.integer("search_budget_kb", 1024),
         extra=fields.mapping_of("extra"),
         source=path,
     )

@@ -13,7 +13,7 @@ from .content import load_documents
 from .feeds import feed_file
 from .output import WriteReport, write_site
 from .render import make_environment, render_pages
-from .search import search_files
+from .search import index_sizes, search_files
 from .sitemap import crawler_files
 from .site import build_site, updated_time
 from .urls import Urls
@@ -62,7 +62,11 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
     pages = render_pages(site, env, asset_urls(assets, Urls(config.base_url)))
     timer.done("render", f"{len(pages)} pages, {len(site.tags)} tags")
     index = search_files(site)
-    timer.done("search", f"index {len(index[0].data):,} bytes")
+    raw, gzipped = index_sizes(index)
+    timer.done("search", f"index {raw:,} bytes, {gzipped:,} gzipped")
+    if gzipped > config.search_budget_kb * 1024:
+        timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over the "
+                     f"search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
     files = pages + index + [feed_file(site)] + crawler_files(site) + assets
     written = write_site(files, options.out)
     timer.done("write", f"{written.written} written, {written.unchanged} unchanged")

@@ -27,7 +27,9 @@ class SiteConfig:
     curator: str = ""
     """Who keeps the digest; shown in the footer and the feed."""
     home_excerpt_words: int = 40
-    """How many words of an abstract the home page and search results show."""
+    """How many words of an abstract the home page and tag pages show."""
+    search_budget_kb: int = 1024
+    """The build warns when the search index a reader downloads is larger, gzipped."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Free mapping for templates; never checked."""
     source: Path = Path("content/site.yaml")

@@ -58,6 +58,10 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
                 "feed_absolute": urls.absolute(paths.FEED)},
         "assets": asset_urls,
+        "search": {"worker": asset_urls["search-worker.js"], "lunr": asset_urls["lunr.min.js"],
+                   "query": asset_urls["search-query.js"], "index": urls.path(paths.SEARCH_INDEX),
+                   "meta": urls.path(paths.SEARCH_META), "docs": urls.path(paths.SEARCH_DOCS)},
+        "hide_header_search": False,
     }
 
 
@@ -111,9 +115,9 @@ def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
 
 
 def search_context(urls: Urls) -> dict[str, Any]:
-    """The search page; results are drawn by search.js from the prebuilt index."""
+    """The search page; results and facets are drawn by search-page.js from the prebuilt index."""
     return {"page_title": "Search", "description": "Search titles, authors, tags and abstracts",
-            "search_index": urls.path(paths.SEARCH_INDEX), "search_docs": urls.path(paths.SEARCH_DOCS)}
+            "hide_header_search": True}
 
 
 def not_found_context(urls: Urls) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from typing import Any
@@ -10,7 +11,6 @@ from lunr import lunr
 
 from . import urls as paths
 from .records import OutputFile, Paper, Site
-from .render import excerpt
 from .urls import Urls
 
 FIELDS = (
@@ -48,19 +48,44 @@ def build_index(papers: tuple[Paper, ...]) -> dict[str, Any]:
     return lunr(ref="id", fields=list(FIELDS), documents=documents).serialize()
 
 
-def result_entry(paper: Paper, urls: Urls, words: int) -> dict[str, Any]:
-    """What a search result shows: plain text only, the browser inserts it as text."""
-    return {"title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
-            "authors": list(paper.authors), "tags": [tag.name for tag in paper.tags],
-            "venue": paper.venue, "excerpt": excerpt(paper.abstract_text, words)}
+DOC_CHUNK = 25
+"""Papers per document-store file: a page of results fetches a few small files, not all."""
+
+
+def result_entry(paper: Paper, urls: Urls) -> dict[str, Any]:
+    """What a search result shows and searches phrases in: plain text only."""
+    entry = {"title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
+             "authors": list(paper.authors), "tags": [tag.name for tag in paper.tags],
+             "venue": paper.venue, "year": paper.date.year, "text": paper.abstract_text}
+    if paper.notes_text:
+        entry["notes"] = paper.notes_text
+    return entry
+
+
+def facet_table(papers: tuple[Paper, ...]) -> dict[str, Any]:
+    """Per paper (by ref): tag numbers, venue number (-1 for none) and year, for facet counts."""
+    tags = sorted({tag.name for paper in papers for tag in paper.tags})
+    venues = sorted({paper.venue for paper in papers if paper.venue})
+    tag_no = {name: i for i, name in enumerate(tags)}
+    rows = [[[tag_no[t.name] for t in p.tags], venues.index(p.venue) if p.venue else -1, p.date.year]
+            for p in papers]
+    return {"chunk": DOC_CHUNK, "tags": tags, "venues": venues, "papers": rows}
 
 
 def search_files(site: Site) -> list[OutputFile]:
-    """search/index.json (the lunr index) and search/docs.json (results by ref)."""
+    """The lunr index, the facet table and the document store in chunks, by ref."""
     urls = Urls(site.config.base_url)
-    docs = [result_entry(p, urls, site.config.home_excerpt_words) for p in site.papers]
+    entries = [result_entry(p, urls) for p in site.papers]
+    chunks = [OutputFile(paths.search_docs_file(k // DOC_CHUNK), to_json(entries[k:k + DOC_CHUNK]))
+              for k in range(0, len(entries), DOC_CHUNK)]
     return [OutputFile(paths.SEARCH_INDEX, to_json(build_index(site.papers))),
-            OutputFile(paths.SEARCH_DOCS, to_json(docs))]
+            OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))] + chunks
+
+
+def index_sizes(files: list[OutputFile]) -> tuple[int, int]:
+    """Raw and gzipped bytes of what a reader downloads before the first answer."""
+    first = [f.data for f in files if f.path in (paths.SEARCH_INDEX, paths.SEARCH_META)]
+    return sum(map(len, first)), sum(len(gzip.compress(d, mtime=0)) for d in first)
 
 
 def to_json(value: Any) -> bytes:

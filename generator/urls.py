@@ -19,7 +19,8 @@ SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
 NOJEKYLL = ".nojekyll"
 SEARCH_INDEX = "search/index.json"
-SEARCH_DOCS = "search/docs.json"
+SEARCH_META = "search/meta.json"
+SEARCH_DOCS = "search/docs/"
 ASSETS = "assets/"
 
 
@@ -31,6 +32,11 @@ def paper_file(slug: str) -> str:
 def tag_file(tag_slug: str) -> str:
     """Output path of a tag page."""
     return f"tags/{tag_slug}/index.html"
+
+
+def search_docs_file(chunk: int) -> str:
+    """Output path of one chunk of the search results' document store."""
+    return f"{SEARCH_DOCS}{chunk}.json"
 
 
 def asset_file(name: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import subprocess
 import sys
@@ -22,7 +23,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
-METADATA = Path("/work/shared/data/iclr2025-metadata.yaml")
+METADATA = REPO.parent / "shared" / "data" / "iclr2025-metadata.yaml"
 BASE_URL = "https://example.org/iclr-digest/"
 ROOT_URL = "https://example.org/"
 BASE_PATH = "/iclr-digest/"
@@ -34,7 +35,9 @@ VNU_JAR = REPO / "node_modules/vnu-jar/build/dist/vnu.jar"
 BUILD_TIMEOUT = 300
 
 # Attributes whose value is a URL the browser (or search.js) follows.
-URL_ATTRS = frozenset({"href", "src", "action", "poster", "cite", "data-index", "data-docs"})
+# why: data-docs names a folder of chunks, checked by search_docs(), not a page.
+URL_ATTRS = frozenset({"href", "src", "action", "poster", "cite", "data-index", "data-meta",
+                       "data-worker", "data-lunr", "data-query", "data-page"})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                   "source", "track", "wbr"})
 INVISIBLE = frozenset({"script", "style", "template"})
@@ -279,3 +282,9 @@ def serve(folder: Path, base_path: str) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+def search_docs(site: Path) -> list[dict]:
+    """The search document store, every chunk in ref order."""
+    chunks = sorted((site / "search/docs").glob("*.json"), key=lambda p: int(p.stem))
+    return [doc for chunk in chunks for doc in json.loads(chunk.read_text(encoding="utf-8"))]

@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 
@@ -67,3 +68,14 @@ def test_import_command_writes_papers(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "Imported 1 papers" in result.stdout
     assert (tmp_path / "content/papers/x.md").is_file()
+
+
+def test_build_prints_the_index_size_and_warns_over_the_budget(tmp_path):
+    from factories import SITE_YAML
+    write_content(tmp_path, {"x": paper_source()}, site_yaml=SITE_YAML + "search_budget_kb: 1\n")
+    (tmp_path / "content/papers/y.md").write_text(paper_source(abstract=" ".join(f"w{i}x" for i in range(3000))))
+    result = run(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"search +index [\d,]+ bytes, [\d,]+ gzipped", result.stdout)
+    assert "warning: the search index is" in result.stdout
+    assert "over the search_budget_kb of 1 set in site.yaml" in result.stdout

@@ -183,8 +183,8 @@ def test_asset_urls_carry_a_version(any_site):
 def test_no_javascript_or_data_urls(any_site):
     site, base_url, _ = any_site
     unsafe = [str(ref) for ref in sitecheck.all_urls(site) if sitecheck.is_unsafe_scheme(ref.url)]
-    docs = json.loads((site / "search/docs.json").read_text(encoding="utf-8"))
-    unsafe += [f"search/docs.json: {d['url']}" for d in docs if sitecheck.is_unsafe_scheme(d["url"])]
+    docs = sitecheck.search_docs(site)
+    unsafe += [f"search/docs: {d['url']}" for d in docs if sitecheck.is_unsafe_scheme(d["url"])]
     feed = ET.parse(site / "feed.xml").getroot()
     unsafe += [f"feed.xml: {e.text}" for e in feed.iter("link") if sitecheck.is_unsafe_scheme(e.text or "")]
     assert not unsafe, "javascript:/data: URLs:\n" + "\n".join(unsafe)
@@ -192,11 +192,11 @@ def test_no_javascript_or_data_urls(any_site):
 
 def test_search_docs_link_to_paper_pages(any_site, metadata):
     site, base_url, base_path = any_site
-    docs = json.loads((site / "search/docs.json").read_text(encoding="utf-8"))
+    docs = sitecheck.search_docs(site)
     assert sorted(d["title"] for d in docs) == sorted(p["title"] for p in metadata)
     for doc in docs:
         target = sitecheck.resolve(doc["url"], base_path, site)
-        assert target is not None, f"docs.json: {doc['url']} names no file"
+        assert target is not None, f"search/docs: {doc['url']} names no file"
         assert sitecheck.parse_html(target).find("h1").text() == doc["title"]
 
 
@@ -292,7 +292,7 @@ def test_no_raw_latex_in_feed(base_site):
 
 
 def test_no_raw_latex_in_search_docs(base_site):
-    docs = json.loads((base_site / "search/docs.json").read_text(encoding="utf-8"))
-    problems = [f"docs.json[{i}].{key}: {p}" for i, doc in enumerate(docs) for key, value in doc.items()
+    docs = sitecheck.search_docs(base_site)
+    problems = [f"search/docs[{i}].{key}: {p}" for i, doc in enumerate(docs) for key, value in doc.items()
                 for text in (value if isinstance(value, list) else [value]) for p in _raw_latex(str(text))]
     assert not problems, "\n".join(problems)

@@ -8,7 +8,7 @@ import pytest
 
 from generator.latex import abstract_to_html, abstract_to_text
 
-DATA = Path('/work/shared/data/iclr2025-abstracts.txt')
+DATA = Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'iclr2025-abstracts.txt'
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
 ALLOWED_TAGS = {'p', 'strong', 'em', 'code', 'u', 'span', 'a', 'math', 'mrow', 'mi', 'mn', 'mo', 'ms',
                 'mtext', 'mspace', 'mfrac', 'msqrt', 'mroot', 'msub', 'msup', 'msubsup', 'munder',

@@ -3,7 +3,7 @@ import json
 from lunr.index import Index
 
 from factories import make_paper, make_site
-from generator.search import build_index, index_text, search_files
+from generator.search import build_index, index_sizes, index_text, search_files
 
 
 def test_index_text_drops_punctuation_and_latex_leftovers():
@@ -24,14 +24,32 @@ def test_build_index_searches_authors_tags_and_notes():
         assert [r["ref"] for r in index.search(query)] == ["0"]
 
 
-def test_search_files_writes_the_index_and_a_text_only_doc_store():
-    site = make_site([make_paper("x", title="<b>T</b>", tags=["llm"])])
-    index, docs = search_files(site)
-    assert index.path == "search/index.json" and docs.path == "search/docs.json"
+def test_search_files_writes_the_index_facets_and_a_text_only_doc_store():
+    site = make_site([make_paper("x", title="<b>T</b>", tags=["llm"], venue="ICLR 2025")])
+    index, meta, docs = search_files(site)
+    assert (index.path, meta.path, docs.path) == (
+        "search/index.json", "search/meta.json", "search/docs/0.json")
     assert json.loads(index.data)["version"] == "2.3.9"
+    assert json.loads(meta.data) == {"chunk": 25, "tags": ["llm"], "venues": ["ICLR 2025"],
+                                     "papers": [[[0], 0, 2025]]}
     assert json.loads(docs.data) == [{"title": "<b>T</b>", "url": "/digest/papers/x/",
-                                      "authors": ["Ada Lovelace"], "tags": ["llm"], "venue": "",
-                                      "excerpt": "We study things."}]
+                                      "authors": ["Ada Lovelace"], "tags": ["llm"],
+                                      "venue": "ICLR 2025", "year": 2025,
+                                      "text": "We study things."}]
+
+
+def test_search_files_split_the_doc_store_into_chunks_by_ref():
+    site = make_site([make_paper(str(i), title=f"Paper {i:02}") for i in range(30)])
+    chunks = [f for f in search_files(site) if f.path.startswith("search/docs/")]
+    assert [(f.path, len(json.loads(f.data))) for f in chunks] == [
+        ("search/docs/0.json", 25), ("search/docs/1.json", 5)]
+
+
+def test_index_sizes_counts_what_is_fetched_before_the_first_answer():
+    files = search_files(make_site([make_paper("x")]))
+    raw, gzipped = index_sizes(files)
+    assert raw == len(files[0].data) + len(files[1].data)
+    assert 0 < gzipped < raw
 
 
 def test_search_files_are_deterministic():

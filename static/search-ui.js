@@ -1,0 +1,162 @@
+/* Search in the browser: the header box on every page (results as you type) and the search
+   page (all results, facets, state in the URL). The index is fetched on first focus and queried
+   in a Web Worker. Everything from the index is inserted as text; highlights are <mark> nodes. */
+(function () {
+  "use strict";
+  var form = document.getElementById("site-search");
+  if (!form || !window.Worker || !window.fetch) { return; }
+  var config = form.dataset;
+
+  /* ---- the worker ---------------------------------------------------------------------- */
+  var engine = {
+    worker: null, ready: null, next: 1, waiting: {},
+    start: function () {
+      if (this.ready) { return this.ready; }
+      var self = this;
+      this.worker = new Worker(config.worker);
+      this.ready = new Promise(function (resolve, reject) {
+        self.worker.onmessage = function (event) {
+          var msg = event.data;
+          if (msg.type === "ready") { resolve(msg); return; }
+          if (msg.type === "error" && msg.id === undefined) { reject(new Error(msg.message)); return; }
+          var done = self.waiting[msg.id];
+          delete self.waiting[msg.id];
+          if (done) { done(msg); }
+        };
+        self.worker.onerror = function (event) { reject(new Error(event.message)); };
+      });
+      this.worker.postMessage({ type: "init", lunr: config.lunr, query: config.query,
+        index: config.index, meta: config.meta, docs: config.docs });
+      this.ready.then(function () {
+        // why: lets people and tests see that search is ready
+        document.querySelectorAll("input[type=search]").forEach(function (i) { i.dataset.ready = "true"; });
+      }, function () {});
+      return this.ready;
+    },
+    search: function (q, filters, limit, offset) {
+      var self = this;
+      return this.start().then(function () {
+        return new Promise(function (resolve) {
+          var id = self.next++;
+          self.waiting[id] = resolve;
+          self.worker.postMessage({ type: "search", id: id, q: q, filters: filters, limit: limit, offset: offset || 0 });
+        });
+      });
+    }
+  };
+
+  /* ---- drawing results ----------------------------------------------------------------- */
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text) { node.textContent = text; }
+    return node;
+  }
+
+  function highlighted(parent, text, ranges) {
+    var at = 0;
+    (ranges || []).forEach(function (r) {
+      if (r[0] < at) { return; }
+      parent.appendChild(document.createTextNode(text.slice(at, r[0])));
+      parent.appendChild(el("mark", "", text.slice(r[0], r[1])));
+      at = r[1];
+    });
+    parent.appendChild(document.createTextNode(text.slice(at)));
+    return parent;
+  }
+
+  function resultItem(r, compact) {
+    var item = el("li", compact ? "result compact" : "card result");
+    var heading = el(compact ? "p" : "h2", compact ? "result-title" : "card-title");
+    var link = highlighted(el("a"), r.title, r.titleMarks);
+    link.href = r.url;
+    heading.appendChild(link);
+    item.appendChild(heading);
+    item.appendChild(el("p", "authors", r.authors.join(", ")));
+    var meta = [r.venue].concat(r.tags).filter(Boolean).join(" \u00b7 ");
+    if (meta) { item.appendChild(el("p", "meta", meta)); }
+    item.appendChild(highlighted(el("p", "excerpt"), r.snippet, r.snippetMarks));
+    return item;
+  }
+
+  function statusText(total, q) {
+    if (total === 0) { return q ? "No papers match \u201c" + q + "\u201d." : "No papers match these filters."; }
+    return total + (total === 1 ? " paper matches." : " papers match.");
+  }
+
+  /* ---- keyboard: arrows move through result links, Esc clears -------------------------- */
+  function keyboard(input, list, onEscape) {
+    function links() { return Array.prototype.slice.call(list.querySelectorAll("li a")); }
+    function move(event, step) {
+      var all = links();
+      var at = all.indexOf(document.activeElement);
+      var to = at + step;
+      if (!all.length || (at === -1 && step < 0)) { return; }
+      event.preventDefault();
+      if (to < 0) { input.focus(); } else if (to < all.length) { all[to].focus(); }
+    }
+    [input, list].forEach(function (target) {
+      target.addEventListener("keydown", function (event) {
+        if (event.key === "ArrowDown") { move(event, 1); }
+        else if (event.key === "ArrowUp") { move(event, -1); }
+        else if (event.key === "Escape") { event.preventDefault(); onEscape(); input.focus(); }
+      });
+    });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName) || event.target.isContentEditable;
+    if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      (document.getElementById("search-input") || form.elements.q).focus();
+    }
+  });
+
+  function debounce(fn, ms) {
+    var timer = 0;
+    return function () { window.clearTimeout(timer); timer = window.setTimeout(fn, ms); };
+  }
+
+  window.DigestSearch = { engine: engine, el: el, resultItem: resultItem, statusText: statusText,
+    keyboard: keyboard, debounce: debounce, config: config };
+
+  /* ---- the header box ------------------------------------------------------------------ */
+  var input = form.elements.q;
+  var panel = document.getElementById("site-search-panel");
+  var list = document.getElementById("site-search-results");
+  var status = document.getElementById("site-search-status");
+  var all = document.getElementById("site-search-all");
+  var latest = 0;
+
+  function pageUrl(q) { return config.page + (q ? "?q=" + encodeURIComponent(q) : ""); }
+
+  function clear() { input.value = ""; list.textContent = ""; status.textContent = ""; panel.hidden = true; }
+
+  var update = debounce(function () {
+    var q = input.value;
+    var ticket = ++latest;
+    if (!q.trim()) { list.textContent = ""; status.textContent = ""; panel.hidden = true; return; }
+    engine.search(q, {}, 6).then(function (reply) {
+      if (ticket !== latest) { return; }
+      list.textContent = "";
+      panel.hidden = false;
+      if (reply.type === "error") { status.textContent = "Search failed."; return; }
+      reply.results.forEach(function (r) { list.appendChild(resultItem(r, true)); });
+      status.textContent = statusText(reply.total, q);
+      all.href = pageUrl(q);
+      all.hidden = reply.total <= reply.results.length;
+      all.textContent = "All " + reply.total + " results";
+    }, function () { status.textContent = "The search index could not be loaded."; panel.hidden = false; });
+  }, 120);
+
+  input.addEventListener("focus", function () { engine.start().catch(function () {}); });
+  input.addEventListener("input", update);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    window.location.href = pageUrl(input.value);
+  });
+  document.addEventListener("click", function (event) {
+    if (!form.contains(event.target)) { panel.hidden = true; }
+  });
+  keyboard(input, list, clear);
+}());

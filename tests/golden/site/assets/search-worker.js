@@ -1,0 +1,235 @@
+/* Search worker: loads the prebuilt lunr index off the main thread and answers queries with
+   ranked, filtered, highlighted results and facet counts. Messages:
+   in  {type: "init", lunr, query, index, meta, docs}      out {type: "ready", count}
+   in  {type: "search", id, q, filters, limit}            out {type: "results", id, ...} */
+/* global lunr, DigestQuery, importScripts */
+"use strict";
+
+var index = null;
+var meta = null;
+var docsBase = "";
+var chunks = {};
+
+function fetchJson(url) {
+  return fetch(url).then(function (r) {
+    if (!r.ok) { throw new Error(r.status + " " + url); }
+    return r.json();
+  });
+}
+
+function init(msg) {
+  importScripts(msg.lunr, msg.query);
+  docsBase = msg.docs;
+  return Promise.all([fetchJson(msg.index), fetchJson(msg.meta)]).then(function (data) {
+    index = lunr.Index.load(data[0]);
+    meta = data[1];
+    return { type: "ready", count: meta.papers.length };
+  });
+}
+
+/* ---- running a query ------------------------------------------------------------------ */
+
+function isStopWord(word) {
+  return lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
+}
+
+function addClauses(q, parsed, mode) {
+  var presence = lunr.Query.presence;
+  var lastClause = parsed.clauses[parsed.clauses.length - 1];
+  parsed.clauses.forEach(function (c) {
+    c.words.forEach(function (word, i) {
+      var opts = {};
+      if (c.fields) { opts.fields = c.fields; } // why: lunr keeps a present-but-undefined key
+      var isLast = c === lastClause && i === c.words.length - 1;
+      if (c.presence === "prohibited") {
+        if (c.phrase) { return; } // why: "-a phrase" excludes the phrase, not each word; see phraseFilter
+        opts.presence = presence.PROHIBITED;
+      } else if (isStopWord(word)) {
+        return; // why: lunr.js 2.3.9 fails on a required clause that its pipeline empties
+      } else if (mode === "fuzzy") {
+        opts.editDistance = 1;
+      } else if (mode === "any") {
+        opts.presence = c.presence === "required" || c.phrase ? presence.REQUIRED : presence.OPTIONAL;
+      } else {
+        opts.presence = presence.REQUIRED;
+        if (mode === "prefix" && isLast) {
+          opts.wildcard = lunr.Query.wildcard.TRAILING;
+          opts.usePipeline = false;
+        }
+      }
+      q.term(word, opts);
+      if (mode === "any" && isLast && parsed.prefix) {
+        var prefix = { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false, boost: 0.5 };
+        if (c.fields) { prefix.fields = c.fields; }
+        q.term(word, prefix);
+      }
+    });
+  });
+}
+
+function run(parsed, mode) {
+  return index.query(function (q) { addClauses(q, parsed, mode); });
+}
+
+/** Papers with every word first, then the last word as a prefix, then any word, then typos. */
+function rank(parsed) {
+  var modes = parsed.prefix ? ["all", "prefix", "any"] : ["all", "any"];
+  var seen = {};
+  var ranked = [];
+  modes.forEach(function (mode) {
+    run(parsed, mode).forEach(function (r) {
+      if (!seen[r.ref]) { seen[r.ref] = true; ranked.push(r); }
+    });
+  });
+  return ranked.length ? ranked : run(parsed, "fuzzy");
+}
+
+function everyPaper() {
+  return meta.papers.map(function (_, ref) {
+    return { ref: String(ref), score: 0, matchData: { metadata: {} } };
+  });
+}
+
+/* ---- documents, phrases and highlights -------------------------------------------------- */
+
+function loadDocs(refs) {
+  var needed = {};
+  refs.forEach(function (ref) { needed[Math.floor(Number(ref) / meta.chunk)] = true; });
+  return Promise.all(Object.keys(needed).map(function (k) {
+    if (!chunks[k]) { chunks[k] = fetchJson(docsBase + k + ".json"); }
+    return chunks[k];
+  })).then(function () { return Promise.all(refs.map(doc)); });
+}
+
+function doc(ref) {
+  var n = Number(ref);
+  return chunks[Math.floor(n / meta.chunk)].then(function (list) { return list[n % meta.chunk]; });
+}
+
+function stem(word) {
+  return lunr.stemmer(new lunr.Token(word.toLowerCase(), {})).toString();
+}
+
+function stems(text) {
+  return DigestQuery.words(text).map(stem);
+}
+
+function fieldText(d, field) {
+  return field === "authors" ? d.authors.join(" ") : field === "tags" ? d.tags.join(" ")
+    : field === "abstract" ? d.text : field === "notes" ? d.notes || "" : d.title;
+}
+
+function hasPhrase(d, c) {
+  var wanted = c.words.map(stem).join(" ");
+  var fields = c.fields || ["title", "authors", "tags", "abstract", "notes"];
+  return fields.some(function (f) { return (" " + stems(fieldText(d, f)).join(" ") + " ").indexOf(" " + wanted + " ") >= 0; });
+}
+
+function phraseFilter(parsed, refs) {
+  var phrases = parsed.clauses.filter(function (c) { return c.phrase; });
+  if (!phrases.length) { return Promise.resolve(refs); }
+  return loadDocs(refs).then(function (docs) {
+    return refs.filter(function (ref, i) {
+      return phrases.every(function (c) { return hasPhrase(docs[i], c) !== (c.presence === "prohibited"); });
+    });
+  });
+}
+
+/** [start, end) character ranges of the words in `text` whose stem is one of `terms`. */
+function marks(text, terms) {
+  var out = [];
+  var re = /[\p{L}\p{N}]+/gu;
+  var m;
+  while ((m = re.exec(text)) !== null) {
+    if (terms[stem(m[0])]) { out.push([m.index, m.index + m[0].length]); }
+  }
+  return out;
+}
+
+/** About `size` words of the abstract around its first highlighted word. */
+function snippet(text, terms, size) {
+  var all = marks(text, terms);
+  var spans = [];
+  var re = /\S+/g;
+  var m;
+  while ((m = re.exec(text)) !== null) { spans.push([m.index, m.index + m[0].length]); }
+  if (!spans.length) { return { text: "", marks: [] }; }
+  var first = all.length ? spans.findIndex(function (s) { return s[1] > all[0][0]; }) : 0;
+  var from = Math.max(0, Math.min(first - Math.floor(size / 4), spans.length - size));
+  var to = Math.min(spans.length, from + size);
+  var start = spans[from][0];
+  var body = text.slice(start, spans[to - 1][1]);
+  var prefix = from > 0 ? "\u2026 " : "";
+  var shift = prefix.length - start;
+  return {
+    text: prefix + body + (to < spans.length ? " \u2026" : ""),
+    marks: all.filter(function (r) { return r[0] >= start && r[1] <= spans[to - 1][1]; })
+      .map(function (r) { return [r[0] + shift, r[1] + shift]; })
+  };
+}
+
+function present(result, d) {
+  var terms = {};
+  Object.keys(result.matchData.metadata).forEach(function (t) { terms[t] = true; });
+  var s = snippet(d.text, terms, 32);
+  return {
+    ref: result.ref, title: d.title, url: d.url, authors: d.authors, tags: d.tags, venue: d.venue,
+    year: d.year, titleMarks: marks(d.title, terms), snippet: s.text, snippetMarks: s.marks
+  };
+}
+
+/* ---- facets ------------------------------------------------------------------------------ */
+
+function matchesFilters(ref, filters) {
+  var p = meta.papers[Number(ref)];
+  var tags = (filters.tags || []).every(function (t) { return p[0].indexOf(meta.tags.indexOf(t)) >= 0; });
+  var venue = !filters.venue || meta.venues[p[1]] === filters.venue;
+  var year = !filters.year || String(p[2]) === String(filters.year);
+  return tags && venue && year;
+}
+
+function count(refs, pick, names) {
+  var counts = {};
+  refs.forEach(function (ref) {
+    [].concat(pick(meta.papers[Number(ref)])).forEach(function (i) { counts[i] = (counts[i] || 0) + 1; });
+  });
+  return Object.keys(counts).map(function (i) { return [names ? names[i] : i, counts[i]]; })
+    .sort(function (a, b) { return b[1] - a[1] || String(a[0]).localeCompare(String(b[0])); });
+}
+
+function facets(refs) {
+  return {
+    tags: count(refs, function (p) { return p[0]; }, meta.tags),
+    venues: count(refs, function (p) { return p[1] < 0 ? [] : [p[1]]; }, meta.venues),
+    years: count(refs, function (p) { return [p[2]]; }, null)
+  };
+}
+
+function search(msg) {
+  var parsed = DigestQuery.parseQuery(msg.q);
+  var filters = msg.filters || {};
+  var hasFilters = (filters.tags && filters.tags.length) || filters.venue || filters.year;
+  var ranked = parsed.clauses.length ? rank(parsed) : hasFilters ? everyPaper() : [];
+  var byRef = {};
+  ranked.forEach(function (r) { byRef[r.ref] = r; });
+  return phraseFilter(parsed, ranked.map(function (r) { return r.ref; })).then(function (refs) {
+    refs = refs.filter(function (ref) { return matchesFilters(ref, filters); });
+    var page = refs.slice(msg.offset || 0, (msg.offset || 0) + (msg.limit || 20));
+    return loadDocs(page).then(function (docs) {
+      return {
+        type: "results", id: msg.id, total: refs.length, offset: msg.offset || 0,
+        results: page.map(function (ref, i) { return present(byRef[ref], docs[i]); }),
+        facets: facets(refs)
+      };
+    });
+  });
+}
+
+self.onmessage = function (event) {
+  var msg = event.data;
+  Promise.resolve().then(function () {
+    return msg.type === "init" ? init(msg) : search(msg);
+  }).then(function (reply) { self.postMessage(reply); }, function (error) {
+    self.postMessage({ type: "error", id: msg.id, message: String(error && error.message || error) });
+  });
+};

@@ -1,0 +1,198 @@
+"""What a reader does with search, in Debian's chromium: the header box, query syntax, facets,
+the URL state, the keyboard, pages without JavaScript, and accessibility checked by axe-core."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import sitecheck
+from browserkit import (RESULT_LINKS, TIMEOUT_MS, browser, open_search, page,  # noqa: F401
+                        result_titles, type_query)
+from sitecheck import BASE_PATH, BASE_URL, REPO
+
+UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
+AXE = REPO / "node_modules/axe-core/axe.min.js"
+PANEL_LINKS = "#site-search-results a"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return sitecheck.build(tmp_path_factory.mktemp("search-ui") / "site", BASE_URL)
+
+
+@pytest.fixture(scope="module")
+def origin(site) -> str:
+    with sitecheck.serve(site, BASE_PATH) as url:
+        yield url
+
+
+def search_for(page: Page, query: str) -> list[str]:
+    open_search(page)
+    type_query(page, query)
+    return result_titles(page)
+
+
+def header_search(page: Page, text: str) -> None:
+    page.goto(BASE_PATH)
+    page.keyboard.press("/")
+    expect(page.locator("#site-search-input")).to_be_focused()
+    page.keyboard.type(text)
+    expect(page.locator("#site-search-panel")).to_be_visible()
+
+
+# --- the header box on every page ----------------------------------------------------------
+
+def test_header_box_shows_highlighted_results_as_you_type(page):
+    header_search(page, "unlearning")
+    first = page.locator(PANEL_LINKS).first
+    expect(first).to_have_text(UNLEARNING)
+    expect(first.locator("mark")).to_have_text(["Unlearning"])
+    expect(page.locator("#site-search-results .excerpt mark").first).to_have_text(
+        re.compile("unlearning", re.I))
+    assert page.url.endswith(BASE_PATH), "typing must not load another page"
+    assert not page.watch.problems(), page.watch.problems()
+
+
+def test_index_is_fetched_only_when_the_box_is_first_focused(page):
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(BASE_PATH + "tags/")
+    page.wait_for_load_state("load")
+    assert not [u for u in fetched if u.endswith("/search/index.json")]
+    page.focus("#site-search-input")
+    page.wait_for_selector('#site-search-input[data-ready="true"]', state="attached")
+    assert [u for u in fetched if u.endswith("/search/index.json")]
+
+
+def test_arrow_keys_move_through_results_and_enter_opens_one(page):
+    header_search(page, "web agents")
+    links = page.locator(PANEL_LINKS)
+    expect(links).to_have_count(2)
+    page.keyboard.press("ArrowDown")
+    expect(links.nth(0)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(links.nth(1)).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#site-search-input")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    target = links.nth(0).get_attribute("href")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith(target)
+
+
+def test_escape_clears_the_box(page):
+    header_search(page, "retrieval")
+    expect(page.locator(PANEL_LINKS).first).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#site-search-input")).to_have_value("")
+    expect(page.locator("#site-search-panel")).to_be_hidden()
+
+
+def test_without_javascript_the_box_leads_to_the_tags_index(browser, origin):
+    context = browser.new_context(base_url=origin, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(BASE_PATH + "papers/webrl/")
+    page.fill("#site-search-input", "agents")
+    with page.expect_navigation():
+        page.press("#site-search-input", "Enter")
+    assert page.url.split("?")[0].endswith(BASE_PATH + "tags/")
+    expect(page.locator("h1")).to_have_text("Tags")
+    context.close()
+
+
+# --- query syntax --------------------------------------------------------------------------
+
+def test_quoted_phrase_matches_only_the_phrase(page):
+    assert {t.split(":")[0] for t in search_for(page, '"web agents"')} == {"AgentOccam", "WebRL"}
+    assert search_for(page, '"agents web"') == []
+    assert len(search_for(page, "agents web")) >= 2
+
+
+def test_tag_query_scopes_to_tags(page):
+    assert sorted(t.split(":")[0] for t in search_for(page, "tag:web-agents")) == ["AgentOccam", "WebRL"]
+
+
+def test_author_query_scopes_to_authors(page):
+    titles = search_for(page, "author:choromanski")
+    assert sorted(titles) == sorted([UNLEARNING, "Variance-Reducing Couplings for Random Features"])
+
+
+def test_minus_excludes_a_word(page):
+    titles = search_for(page, "web agents -reinforcement")
+    assert [t.split(":")[0] for t in titles] == ["AgentOccam"]
+
+
+def test_last_word_is_a_prefix_while_typing(page):
+    assert any(t.startswith("Track-On: Transformer") for t in search_for(page, "transf"))
+
+
+def test_all_words_rank_before_some_words(page):
+    titles = search_for(page, "exact unlearning retrieval")
+    assert titles[0] == UNLEARNING or "Promptriever" in titles[0]
+    assert len(titles) >= 2
+
+
+# --- facets and the URL --------------------------------------------------------------------
+
+def facet(page: Page, name: str):
+    return page.locator(f'#search-facets button[data-facet="tag"][data-value="{name}"]')
+
+
+def test_facet_click_filters_results_and_counts_follow(page):
+    titles = search_for(page, "models")
+    expect(facet(page, "llm")).to_be_visible()
+    count = int(facet(page, "llm").locator(".count").inner_text())
+    facet(page, "llm").click()
+    expect(page).to_have_url(re.compile(r"[?&]tag=llm"))
+    expect(page.locator(RESULT_LINKS)).to_have_count(count)
+    expect(facet(page, "llm")).to_have_attribute("aria-pressed", "true")
+    expect(facet(page, "llm").locator(".count")).to_have_text(str(count))
+    assert count < len(titles)
+
+
+def test_facet_alone_lists_every_paper_with_the_tag(page):
+    page.goto(BASE_PATH + "search/?tag=web-agents")
+    expect(page.locator(RESULT_LINKS)).to_have_count(2)
+
+
+def test_url_state_survives_reload_and_back(page):
+    search_for(page, "models")
+    before = result_titles(page)
+    facet(page, "llm").click()
+    expect(page).to_have_url(re.compile(r"q=models.*tag=llm"))
+    expect(page.locator(RESULT_LINKS)).not_to_have_count(len(before))
+    filtered = result_titles(page)
+    page.reload()
+    expect(page.locator("#search-input")).to_have_value("models")
+    expect(page.locator(RESULT_LINKS)).to_have_count(len(filtered))
+    page.go_back()
+    expect(page).not_to_have_url(re.compile("tag=llm"))
+    expect(page.locator(RESULT_LINKS)).to_have_count(len(before))
+    expect(facet(page, "llm")).to_have_attribute("aria-pressed", "false")
+
+
+def test_results_count_is_announced(page):
+    search_for(page, "unlearning")
+    status = page.locator("#search-status")
+    expect(status).to_have_attribute("role", "status")
+    expect(status).to_have_text("1 paper matches.")
+
+
+# --- accessibility -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["", "papers/webrl/", "tags/", "tags/llm/", "search/?q=agents"])
+def test_axe_finds_no_serious_or_critical_violation(page, path):
+    page.goto(BASE_PATH + path)
+    if "q=" in path:
+        expect(page.locator(RESULT_LINKS).first).to_be_visible(timeout=TIMEOUT_MS)
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    bad = [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, "\n".join(bad)
