@@ -59,7 +59,8 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                 "feed_absolute": urls.absolute(paths.FEED)},
         "assets": asset_urls,
         "search": {"worker": asset_urls["search-worker.js"], "lunr": asset_urls["lunr.min.js"],
-                   "query": asset_urls["search-query.js"], "index": urls.path(paths.SEARCH_INDEX),
+                   "query": asset_urls["search-query.js"], "unpack": asset_urls["search-index.js"],
+                   "index": urls.path(paths.SEARCH_INDEX),
                    "meta": urls.path(paths.SEARCH_META), "docs": urls.path(paths.SEARCH_DOCS)},
         "hide_header_search": False,
     }

@@ -10,6 +10,7 @@ from typing import Any
 from lunr import lunr
 
 from . import urls as paths
+from .lunrpack import pack
 from .records import OutputFile, Paper, Site
 from .urls import Urls
 
@@ -78,7 +79,7 @@ def search_files(site: Site) -> list[OutputFile]:
     entries = [result_entry(p, urls) for p in site.papers]
     chunks = [OutputFile(paths.search_docs_file(k // DOC_CHUNK), to_json(entries[k:k + DOC_CHUNK]))
               for k in range(0, len(entries), DOC_CHUNK)]
-    return [OutputFile(paths.SEARCH_INDEX, to_json(build_index(site.papers))),
+    return [OutputFile(paths.SEARCH_INDEX, to_json(pack(build_index(site.papers)))),
             OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))] + chunks
 
 

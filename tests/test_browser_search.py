@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 import sitecheck
 from browserkit import (READY, RESULT_LINKS, STATUS_OK, TIMEOUT_MS, browser, open_search,  # noqa: F401
                         page, result_titles, type_query)
+from generator.lunrpack import unpack
 from sitecheck import BASE_PATH, BASE_URL
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
@@ -100,20 +101,23 @@ def test_lunr_js_ranks_like_lunr_py(page, site):
     browser_results = page.evaluate(
         """async (queries) => {
             const form = document.getElementById("site-search");
-            await new Promise((resolve, reject) => {
-                const script = document.createElement("script");  // lunr.js, as the worker loads it
-                script.src = form.dataset.lunr;
+            const load = (src) => new Promise((resolve, reject) => {
+                const script = document.createElement("script");  // as the worker loads them
+                script.src = src;
                 script.onload = resolve;
                 script.onerror = reject;
                 document.head.appendChild(script);
             });
-            const index = lunr.Index.load(await (await fetch(form.dataset.index)).json());
+            await load(form.dataset.lunr);
+            await load(form.dataset.unpack);
+            const packed = await (await fetch(form.dataset.index)).json();
+            const index = lunr.Index.load(DigestIndex.unpackIndex(packed));
             return queries.map(q => {
                 try { return index.search(q).map(r => [r.ref, r.score]); }
                 catch (e) { return "error: " + e; }
             });
         }""", PARITY_QUERIES)
-    index = Index.load(json.loads((site / "search/index.json").read_text(encoding="utf-8")))
+    index = Index.load(unpack(json.loads((site / "search/index.json").read_text(encoding="utf-8"))))
     mismatches = []
     for query, in_browser in zip(PARITY_QUERIES, browser_results):
         in_python = [(r["ref"], r["score"]) for r in index.search(query)]

@@ -11,7 +11,8 @@ ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/asset
           "lunr.min.js": "/digest/assets/lunr.min.js?v=1", "favicon.svg": "/digest/assets/favicon.svg?v=1",
           "search-ui.js": "/digest/assets/search-ui.js?v=1", "search-page.js": "/digest/assets/search-page.js?v=1",
           "search-worker.js": "/digest/assets/search-worker.js?v=1",
-          "search-query.js": "/digest/assets/search-query.js?v=1"}
+          "search-query.js": "/digest/assets/search-query.js?v=1",
+          "search-index.js": "/digest/assets/search-index.js?v=1"}
 
 
 def pages_of(site):

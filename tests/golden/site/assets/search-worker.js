@@ -2,7 +2,7 @@
    ranked, filtered, highlighted results and facet counts. Messages:
    in  {type: "init", lunr, query, index, meta, docs}      out {type: "ready", count}
    in  {type: "search", id, q, filters, limit}            out {type: "results", id, ...} */
-/* global lunr, DigestQuery, importScripts */
+/* global lunr, DigestQuery, DigestIndex, importScripts */
 "use strict";
 
 var index = null;
@@ -18,10 +18,10 @@ function fetchJson(url) {
 }
 
 function init(msg) {
-  importScripts(msg.lunr, msg.query);
+  importScripts(msg.lunr, msg.query, msg.unpack);
   docsBase = msg.docs;
   return Promise.all([fetchJson(msg.index), fetchJson(msg.meta)]).then(function (data) {
-    index = lunr.Index.load(data[0]);
+    index = lunr.Index.load(DigestIndex.unpackIndex(data[0]));
     meta = data[1];
     return { type: "ready", count: meta.papers.length };
   });
