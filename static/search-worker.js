@@ -21,7 +21,7 @@ function init(msg) {
   importScripts(msg.lunr, msg.query, msg.unpack);
   docsBase = msg.docs;
   return Promise.all([fetchJson(msg.index), fetchJson(msg.meta)]).then(function (data) {
-    index = lunr.Index.load(DigestIndex.unpackIndex(data[0]));
+    index = DigestIndex.loadIndex(lunr, data[0]);
     meta = data[1];
     return { type: "ready", count: meta.papers.length };
   });

@@ -1,11 +1,12 @@
 """Runs the JavaScript unit tests (tests/js/*.test.js) with node's own test runner."""
 
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
 
-from factories import REPO
+from factories import REPO, make_paper
 from generator.content import load_documents
 from generator.lunrpack import pack
 from generator.search import build_index
@@ -32,3 +33,27 @@ def test_browser_unpacks_the_real_index_into_exactly_lunr_py_output(tmp_path):
                              str(tmp_path / "packed.json"), str(tmp_path / "raw.json")],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def write_packed(tmp_path, papers) -> Path:
+    path = tmp_path / "packed.json"
+    path.write_text(json.dumps(pack(build_index(tuple(papers)))), encoding="utf-8")
+    return path
+
+
+def random_papers(count: int):
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(1, 6))) for _ in range(400)]
+    return [make_paper(str(i), title=" ".join(rng.choices(words, k=8)),
+                       abstract_text=" ".join(rng.choices(words, k=60))) for i in range(count)]
+
+
+def test_lazy_index_answers_exactly_like_lunr_index_load(tmp_path):
+    for name, papers in (("real", validate(load_documents(REPO / "content"))),
+                         ("random", random_papers(150))):
+        folder = tmp_path / name
+        folder.mkdir()
+        packed = write_packed(folder, papers)
+        result = subprocess.run(["node", str(Path(__file__).parent / "js/lazy_check.js"), str(packed)],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, f"{name}: {result.stdout}{result.stderr}"
