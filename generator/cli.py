@@ -38,8 +38,14 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd.set_defaults(run=run_build)
     serve_cmd = commands.add_parser("serve", help="build, then serve the site locally")
     _site_options(serve_cmd)
-    serve_cmd.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve_cmd.add_argument("--port", type=int, default=8000, help="port; 0 picks a free one")
+    serve_cmd.add_argument("--host", default="127.0.0.1",
+                           help="address to listen on (default 127.0.0.1: this machine only)")
+    serve_cmd.add_argument("--port", type=_port, default=8000,
+                           help="port (default 8000); 0 picks a free one and prints it")
+    serve_cmd.add_argument("--open", action="store_true", help="open the site in a browser")
+    serve_cmd.add_argument("--no-reload", dest="reload", action="store_false",
+                           help="serve the built files as they are: no watching, rebuilding "
+                                "or reloading")
     serve_cmd.set_defaults(run=run_serve)
     import_cmd = commands.add_parser("import", help="make paper files from a list of abstracts")
     import_cmd.add_argument("abstracts", type=Path, help="plain text: abstracts separated by blank lines")
@@ -77,10 +83,16 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """`serve`: build, then serve the output under the site's base path."""
-    from .serve import serve
-    run_build(args)
-    return serve(options_from(args), args.host, args.port)
+    """`serve`: build, serve under the base path, rebuild and reload open pages on every edit."""
+    from .preview import serve
+    return serve(options_from(args), args.host, args.port, live=args.reload,
+                 open_browser=args.open)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number (0 to 65535)")
+    return int(text)
 
 
 def run_import(args: argparse.Namespace) -> int:

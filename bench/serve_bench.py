@@ -1,0 +1,102 @@
+"""How fast the preview server feels: time from saving a paper to the reload event, in seconds.
+
+    .venv/bin/python bench/serve_bench.py [--papers 1000] [--edits 9]
+
+Runs `build.py serve` on a copy of content/ (the ICLR digest) and on a synthetic digest of
+`--papers` papers (bench/synthetic.py, seeded, so every run builds the same site), each in a temporary folder. For
+each it saves an edited paper `--edits` times and times save -> reload event on the server's
+event stream; it prints the median, the fastest and the slowest, and the server's idle CPU use.
+The repository's content/ is only read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+from synthetic import write_digest  # noqa: E402
+
+
+def iclr_content(folder: Path) -> Path:
+    """A copy of the repository's content/ (the ICLR digest)."""
+    return Path(shutil.copytree(REPO / "content", folder))
+
+
+def measure(name: str, make_content, edits: int) -> None:  # noqa: ANN001
+    """Start the server on fresh content, save `edits` papers, print save -> reload figures."""
+    from serveprocess import ServerProcess
+
+    with tempfile.TemporaryDirectory(prefix="serve-bench-") as tmp:
+        root = Path(tmp)
+        papers = sorted(p for p in (make_content(root / "content") / "papers").glob("*.md"))
+        with ServerProcess("--content", "content", "--out", "_site", cwd=root) as server:
+            cold = float(server.wait_for_output(r"^Built \d+ files in ([\d.]+) s").group(1))
+            timings = _edit_and_time(server, papers, edits)
+            idle = _idle_cpu(server.process.pid, seconds=3.0)
+    latencies = [total for total, _ in timings]
+    overheads = [total - build for total, build in timings]
+    print(f"{name}: {len(papers)} papers, first build {cold:.2f} s")
+    print(f"  save -> reload event: median {statistics.median(latencies):.3f} s "
+          f"(fastest {min(latencies):.3f}, slowest {max(latencies):.3f}, {edits} saves)")
+    print(f"  of which the rebuild: median {statistics.median(t[1] for t in timings):.3f} s; "
+          f"noticing the save and telling the tab: median {statistics.median(overheads):.3f} s")
+    print(f"  idle CPU while watching: {idle:.1f} % of one core")
+
+
+def _edit_and_time(server, papers: list[Path], edits: int) -> list[tuple[float, float]]:  # noqa: ANN001
+    """(save -> reload event, the rebuild's own time) for each of `edits` saves, in seconds."""
+    timings = []
+    with server.events() as events:
+        seen = events.next()
+        for number in range(edits):
+            paper = papers[(number * 7) % len(papers)]
+            text = paper.read_text(encoding="utf-8")
+            edited = re.sub(r"(?m)^title: '?(.*?)'?$", rf"title: 'Edited {number}: \1'", text, 1)
+            printed = len(server.stdout)
+            started = time.perf_counter()
+            paper.write_text(edited, encoding="utf-8")
+            seen = events.wait_for(lambda e: e["version"] != seen["version"], timeout=300)
+            total = time.perf_counter() - started
+            build = server.wait_for_output(r"^Rebuilt in ([\d.]+) s", after=printed)
+            timings.append((total, float(build.group(1))))
+    return timings
+
+
+def _idle_cpu(pid: int, seconds: float) -> float:
+    """Percent of one core the server used over `seconds` with nothing changing (Linux only)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return float("nan")
+
+    def ticks() -> int:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+
+    before = ticks()
+    time.sleep(seconds)
+    return 100 * (ticks() - before) / os.sysconf("SC_CLK_TCK") / seconds
+
+
+def main() -> None:
+    """Measure the ICLR digest and a synthetic one; print both."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--papers", type=int, default=1000, help="papers in the synthetic digest")
+    parser.add_argument("--edits", type=int, default=9, help="saves timed per digest")
+    args = parser.parse_args()
+    sys.path.insert(0, str(REPO / "tests"))  # why: the server harness is shared with the tests
+    measure("ICLR digest", iclr_content, args.edits)
+    measure("Synthetic digest", lambda folder: write_digest(folder, args.papers), args.edits)
+
+
+if __name__ == "__main__":
+    main()

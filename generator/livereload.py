@@ -1,0 +1,105 @@
+"""Live reload while serving: the build status that open tabs follow, and the script they run.
+
+Tabs learn of builds over Server-Sent Events at EVENTS_PATH. Each event carries the site's
+version and the last build's errors; a tab whose page has another version reloads, and a tab
+shown errors draws them over the page. The paths live under `/__digest/`, which no site file can
+take: slugs and tag URLs are lowercase letters, digits and hyphens, and assets sit in assets/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+RESERVED = "/__digest/"
+EVENTS_PATH = RESERVED + "events"
+SCRIPT_PATH = RESERVED + "livereload.js"
+WORKER_PATH = RESERVED + "livereload-worker.js"
+SCRIPTS = {SCRIPT_PATH: "livereload.js", WORKER_PATH: "livereload-worker.js"}
+_BODY_END = re.compile(rb"</body\s*>", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Status:
+    """What tabs are told: the version of the site being served and the last build's errors."""
+
+    version: str
+    """'<run>-<generation>': a new run of the server or a build that changed files."""
+    errors: tuple[str, ...] = ()
+    """`path:line: message` of each error of the last build; empty when it succeeded."""
+
+    def event(self) -> bytes:
+        """This status as one Server-Sent Event named 'build'."""
+        data = json.dumps({"version": self.version, "errors": list(self.errors)})
+        return f"event: build\ndata: {data}\n\n".encode("utf-8")
+
+
+class BuildStatus:
+    """The latest Status and base path, shared by the builder and every request thread."""
+
+    def __init__(self, base_path: str) -> None:
+        self._run = secrets.token_hex(4)
+        self._generation = 0
+        self._status = Status(f"{self._run}-0")
+        self._base_path = base_path
+        self._closed = False
+        self._changed = threading.Condition()
+
+    @property
+    def current(self) -> Status:
+        """The status to inject into a page now."""
+        with self._changed:
+            return self._status
+
+    @property
+    def base_path(self) -> str:
+        """The path the site is mounted at, from the last good build's config."""
+        with self._changed:
+            return self._base_path
+
+    @property
+    def closed(self) -> bool:
+        """True once the server is stopping; event streams end."""
+        with self._changed:
+            return self._closed
+
+    def publish(self, errors: list[str], site_changed: bool, base_path: str | None = None) -> Status:
+        """Record a build's outcome and wake every event stream."""
+        with self._changed:
+            if site_changed:
+                self._generation += 1
+            if base_path is not None:
+                self._base_path = base_path
+            self._status = Status(f"{self._run}-{self._generation}", tuple(errors))
+            self._changed.notify_all()
+            return self._status
+
+    def wait(self, seen: Status | None, timeout: float) -> Status:
+        """The status once it differs from `seen`, or after `timeout` seconds as it is."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._status != seen or self._closed, timeout)
+            return self._status
+
+    def close(self) -> None:
+        """End every event stream."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+
+def inject(page: bytes, version: str) -> bytes:
+    """The page with the reload script before its last `</body>` (or at the end if none)."""
+    tag = f'<script src="{SCRIPT_PATH}" data-version="{version}"></script>'.encode("ascii")
+    ends = list(_BODY_END.finditer(page))
+    at = ends[-1].start() if ends else len(page)
+    return page[:at] + tag + page[at:]
+
+
+def script(path: str) -> bytes | None:
+    """The source of a reload script by its URL path, or None."""
+    name = SCRIPTS.get(path)
+    return (Path(__file__).parent / name).read_bytes() if name else None

@@ -1,0 +1,125 @@
+"""Noticing edits to the files a site is built from: a stdlib polling watcher, debounced.
+
+Polling, not inotify: a content folder is small (a stat of 1,000 files takes a few
+milliseconds), and polling behaves the same on every filesystem, bind mounts and network
+drives included, where event APIs miss changes.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+Signature = tuple[int, int, int, int]
+"""What says a file changed: modification time, change time, size and inode."""
+
+EDITOR_SUFFIXES = (".swp", ".swo", ".swx", ".swpx", "~", ".tmp", ".part", ".crdownload")
+
+
+def is_ignored(name: str) -> bool:
+    """Editor droppings and hidden files: swap and backup files, Emacs locks, Vim's 4913 probe."""
+    return (name.startswith((".", "#")) or name.endswith(EDITOR_SUFFIXES)
+            or name == "4913")
+
+
+def snapshot(roots: Iterable[Path], skip: Path | None = None) -> dict[str, Signature]:
+    """Every watched file under `roots` with its signature; `skip` (the output folder) left out."""
+    # why: the skipped folder counts as seen, and a symlink back up the tree is not followed twice.
+    seen = {os.path.realpath(skip)} if skip is not None else set()
+    found: dict[str, Signature] = {}
+    for root in roots:
+        _scan(str(root), seen, found)
+    return found
+
+
+def _scan(folder: str, seen: set[str], found: dict[str, Signature]) -> None:
+    real = os.path.realpath(folder)
+    if real in seen:
+        return
+    seen.add(real)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # why: a folder removed or renamed while we look is a change, seen next poll
+        return
+    for entry in entries:
+        if is_ignored(entry.name):
+            continue
+        try:
+            if entry.is_dir():
+                _scan(entry.path, seen, found)
+                continue
+            info = entry.stat()
+        except OSError:
+            continue
+        found[entry.path] = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+
+
+def changed_paths(old: dict[str, Signature], new: dict[str, Signature]) -> set[str]:
+    """Paths added, removed or modified between two snapshots."""
+    return {path for path in old.keys() | new.keys() if old.get(path) != new.get(path)}
+
+
+@dataclass
+class Debounce:
+    """Collects changed paths until `quiet` seconds pass without another change."""
+
+    quiet: float
+    pending: set[str] = field(default_factory=set)
+    last_change: float = 0.0
+
+    def feed(self, paths: set[str], now: float) -> set[str]:
+        """The whole burst once it has gone quiet; an empty set until then."""
+        if paths:
+            self.pending |= paths
+            self.last_change = now
+            return set()
+        if self.pending and now - self.last_change >= self.quiet:
+            burst, self.pending = self.pending, set()
+            return burst
+        return set()
+
+
+class Watcher:
+    """Polls `roots` in a daemon thread; `next_change()` hands over everything changed since."""
+
+    def __init__(self, roots: list[Path], skip: Path | None = None,
+                 interval: float = 0.1, quiet: float = 0.1) -> None:
+        self.roots, self.skip, self.interval = roots, skip, interval
+        self._debounce = Debounce(quiet)
+        self._changed: set[str] = set()
+        self._ready = threading.Condition()
+        self._stop = threading.Event()
+        # why: taken before the first build reads anything, so no edit falls between the two.
+        self._files = snapshot(roots, skip)
+        self._thread = threading.Thread(target=self._run, name="watcher", daemon=True)
+
+    def start(self) -> None:
+        """Start polling."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop polling at the next tick."""
+        self._stop.set()
+
+    def next_change(self, timeout: float | None = None) -> set[str]:
+        """Wait for a burst of changes; every path changed since the last call, or an empty set."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._changed, timeout)
+            changed, self._changed = self._changed, set()
+            return changed
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            files = snapshot(self.roots, self.skip)
+            burst = self._debounce.feed(changed_paths(self._files, files), time.monotonic())
+            self._files = files
+            if burst:
+                with self._ready:
+                    # why: bursts that arrive while a build runs pile up here, so the builder
+                    # makes exactly one more build for all of them.
+                    self._changed |= burst
+                    self._ready.notify_all()

@@ -1,0 +1,74 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+from factories import REPO, paper_source, write_content
+from generator.livereload import BuildStatus
+from generator.pipeline import BuildOptions
+from generator.preview import base_path, rebuild, watched_folders
+
+
+@pytest.fixture()
+def project(tmp_path):
+    """A copy of the project's templates and static files, free to break."""
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "templates", project / "templates")
+    shutil.copytree(REPO / "static", project / "static")
+    (project / "node_modules/lunr").mkdir(parents=True)
+    shutil.copy(REPO / "node_modules/lunr/lunr.min.js", project / "node_modules/lunr")
+    return project
+
+
+def options(tmp_path, project):
+    content = write_content(tmp_path, {"x": paper_source(title="First")})
+    return BuildOptions(content=content, out=tmp_path / "_site", project=project)
+
+
+def test_rebuild_publishes_a_new_version_only_when_files_change(tmp_path, project):
+    opts = options(tmp_path, project)
+    status = BuildStatus("/digest/")
+    first = status.current
+    assert rebuild(opts, status).written > 0 and status.current.version != first.version
+    built = status.current
+    assert rebuild(opts, status).written == 0 and status.current == built
+
+
+def test_rebuild_keeps_the_last_good_site_and_publishes_the_errors(tmp_path, project, capsys):
+    opts = options(tmp_path, project)
+    status = BuildStatus("/digest/")
+    rebuild(opts, status)
+    good = (opts.out / "papers/x/index.html").read_bytes()
+    (opts.content / "papers/x.md").write_text(paper_source(date="someday"))
+    assert rebuild(opts, status) is None
+    [error] = status.current.errors
+    assert error.endswith("papers/x.md:5: 'date' must be YYYY-MM-DD, got 'someday'")
+    assert error in capsys.readouterr().err
+    assert (opts.out / "papers/x/index.html").read_bytes() == good
+
+
+def test_rebuild_reports_a_broken_template_at_its_line_and_goes_on(tmp_path, project):
+    opts = options(tmp_path, project)
+    status = BuildStatus("/digest/")
+    paper = project / "templates/paper.html"
+    lines = paper.read_text().splitlines(keepends=True)
+    paper.write_text("".join(lines[:2] + ["{{ no_such_value }}\n"] + lines[2:]))
+    rebuild(opts, status)
+    assert status.current.errors == (f"{paper}:3: UndefinedError: 'no_such_value' is undefined",)
+    paper.write_text("".join(lines[:2] + ["{% if %}\n"] + lines[2:]))
+    rebuild(opts, status)
+    [error] = status.current.errors
+    assert error.startswith(f"{paper}:3: ")
+
+
+def test_base_path_comes_from_site_yaml_or_the_override_and_is_none_when_broken(tmp_path, project):
+    opts = options(tmp_path, project)
+    assert base_path(opts) == "/digest/"
+    assert base_path(BuildOptions(content=opts.content, base_url="https://u.github.io/")) == "/"
+    (opts.content / "site.yaml").write_text("title: [unclosed\n")
+    assert base_path(opts) is None
+
+
+def test_watched_folders_are_what_a_build_reads(tmp_path, project):
+    opts = options(tmp_path, project)
+    assert watched_folders(opts) == [opts.content, project / "templates", project / "static"]

@@ -1,0 +1,97 @@
+"""The preview server in a real browser: Debian's chromium driven by Playwright, no download.
+
+One `build.py serve` subprocess and one browser for the module, a fresh context per test.
+Every wait has a deadline (Playwright's expect); none is a sleep.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from factories import REPO
+from serveprocess import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 15_000
+PAPER = "content/papers/agentoccam.md"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = tmp_path_factory.mktemp("browser-serve")
+    shutil.copytree(REPO / "content", root / "content")
+    with ServerProcess("--content", "content", "--out", "_site", cwd=root) as server:
+        yield root, server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Browser:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context()
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context
+    context.close()
+
+
+def set_front(root, key: str, value: str) -> None:
+    """Rewrite one front-matter line of the paper on disk, as a curator's editor would."""
+    path = root / PAPER
+    text, count = re.subn(rf"(?m)^{key}: .*$", f"{key}: {value}", path.read_text(encoding="utf-8"))
+    assert count == 1
+    path.write_text(text, encoding="utf-8")
+
+
+def open_paper(context, served) -> Page:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(served[1].url + "papers/agentoccam/")
+    page.evaluate("window.notReloaded = true")
+    return page
+
+
+def test_an_open_page_reloads_by_itself_when_a_papers_title_changes(context, served):
+    page = open_paper(context, served)
+    set_front(served[0], "title", "'AgentOccam, retitled on disk'")
+    expect(page.locator("h1")).to_have_text("AgentOccam, retitled on disk")
+    assert page.evaluate("window.notReloaded") is None
+    assert page.errors == []
+
+
+def test_every_open_tab_reloads_past_the_browsers_six_connections_per_host(context, served):
+    pages = [open_paper(context, served) for _ in range(8)]
+    set_front(served[0], "title", "'AgentOccam, seen in eight tabs'")
+    for page in pages:
+        expect(page.locator("h1")).to_have_text("AgentOccam, seen in eight tabs")
+
+
+def test_a_broken_edit_shows_its_errors_over_the_page_until_it_is_fixed(context, served):
+    root, _ = served
+    page = open_paper(context, served)
+    heading = page.locator("h1").inner_text()
+    good_date = re.search(r"(?m)^date: (.*)$", (root / PAPER).read_text()).group(1)
+    set_front(root, "date", "'<b>29/11/2026</b>'")
+    overlay = page.locator("digest-build-errors")
+    expect(overlay.locator("pre")).to_contain_text(
+        re.compile(r"content/papers/agentoccam\.md:\d+: 'date' must be YYYY-MM-DD, "
+                   r"got '<b>29/11/2026</b>'"))
+    expect(overlay.locator("b")).to_have_count(0)  # the error's text, never its markup
+    assert page.locator("h1").inner_text() == heading  # still the last good site
+    set_front(root, "date", good_date)
+    expect(overlay).to_have_count(0)
+    assert page.evaluate("window.notReloaded")  # same site as before: cleared without a reload
+    assert page.errors == []

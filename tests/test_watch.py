@@ -1,0 +1,108 @@
+import os
+import time
+
+import pytest
+
+from generator.watch import Debounce, Watcher, changed_paths, is_ignored, snapshot
+
+
+def files(root, *names):
+    for name in names:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(name)
+    return root
+
+
+def names(found, root):
+    return sorted(os.path.relpath(p, root) for p in found)
+
+
+@pytest.mark.parametrize("name", [".paper.md.swp", ".paper.md.swx", "paper.md~", ".#paper.md",
+                                  "#paper.md#", "4913", ".DS_Store", "paper.md.tmp"])
+def test_is_ignored_skips_editor_droppings(name):
+    assert is_ignored(name)
+
+
+@pytest.mark.parametrize("name", ["paper.md", "site.yaml", "base.html", "site.css", "4913.md"])
+def test_is_ignored_keeps_real_files(name):
+    assert not is_ignored(name)
+
+
+def test_snapshot_lists_files_in_every_root_without_editor_files_or_hidden_folders(tmp_path):
+    files(tmp_path, "content/site.yaml", "content/papers/a.md", "content/papers/.a.md.swp",
+          "content/papers/a.md~", "content/.git/HEAD", "templates/base.html")
+    found = snapshot([tmp_path / "content", tmp_path / "templates", tmp_path / "missing"])
+    assert names(found, tmp_path) == ["content/papers/a.md", "content/site.yaml",
+                                      "templates/base.html"]
+
+
+def test_snapshot_skips_the_output_folder_and_follows_no_symlink_loop(tmp_path):
+    files(tmp_path, "content/papers/a.md", "content/_site/index.html")
+    (tmp_path / "content/papers/loop").symlink_to(tmp_path / "content", target_is_directory=True)
+    found = snapshot([tmp_path / "content"], skip=tmp_path / "content/_site")
+    assert names(found, tmp_path) == ["content/papers/a.md"]
+
+
+def test_changed_paths_reports_added_removed_and_modified_files(tmp_path):
+    files(tmp_path, "a.md", "b.md", "c.md")
+    before = snapshot([tmp_path])
+    (tmp_path / "a.md").write_text("longer text")
+    (tmp_path / "b.md").unlink()
+    files(tmp_path, "d.md")
+    assert names(changed_paths(before, snapshot([tmp_path])), tmp_path) == ["a.md", "b.md", "d.md"]
+    assert changed_paths(before, before) == set()
+
+
+def test_changed_paths_sees_an_atomic_save_of_the_same_size(tmp_path):
+    files(tmp_path, "a.md")
+    before = snapshot([tmp_path])
+    (tmp_path / "a.new").write_text("a.md")
+    os.replace(tmp_path / "a.new", tmp_path / "a.md")
+    assert names(changed_paths(before, snapshot([tmp_path])), tmp_path) == ["a.md"]
+
+
+def test_debounce_reports_a_burst_once_it_has_been_quiet():
+    debounce = Debounce(quiet=0.1)
+    assert debounce.feed({"a"}, now=0.00) == set()
+    assert debounce.feed({"b"}, now=0.08) == set()
+    assert debounce.feed(set(), now=0.15) == set()  # only 0.07 s since the last save
+    assert debounce.feed({"a", "c"}, now=0.17) == set()
+    assert debounce.feed(set(), now=0.30) == {"a", "b", "c"}
+    assert debounce.feed(set(), now=5.00) == set()
+
+
+def wait_until(test, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < deadline, "condition not met before the deadline"
+        time.sleep(0.01)
+
+
+def test_watcher_hands_over_each_change_and_piles_up_changes_made_during_a_build(tmp_path):
+    files(tmp_path, "a.md", "b.md", "c.md")
+    watcher = Watcher([tmp_path], interval=0.02, quiet=0.04)
+    watcher.start()
+    try:
+        (tmp_path / "a.md").write_text("edited")
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+        # A "build" is running now: two more bursts arrive before it asks again.
+        (tmp_path / "b.md").write_text("edited")
+        wait_until(lambda: watcher._changed)
+        (tmp_path / "c.md").write_text("edited")
+        wait_until(lambda: len(watcher._changed) == 2)
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["b.md", "c.md"]
+        assert watcher.next_change(timeout=0.2) == set()
+    finally:
+        watcher.stop()
+
+
+def test_watcher_sees_an_edit_made_before_it_started(tmp_path):
+    files(tmp_path, "a.md")
+    watcher = Watcher([tmp_path], interval=0.02, quiet=0.04)
+    (tmp_path / "a.md").write_text("edited while the first build ran")
+    watcher.start()
+    try:
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+    finally:
+        watcher.stop()
