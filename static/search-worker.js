@@ -110,27 +110,40 @@ function stem(word) {
   return lunr.stemmer(new lunr.Token(word.toLowerCase(), {})).toString();
 }
 
-function stems(text) {
-  return DigestQuery.words(text).map(stem);
-}
-
 function fieldText(d, field) {
   return field === "authors" ? d.authors.join(" ") : field === "tags" ? d.tags.join(" ")
     : field === "abstract" ? d.text : field === "notes" ? d.notes || "" : d.title;
 }
 
-function hasPhrase(d, c) {
-  var wanted = c.words.map(stem).join(" ");
+/** Whether the clause's words stand together in a field; the last may be an unfinished word. */
+function hasPhrase(d, c, unfinished) {
+  var wanted = c.words.map(stem);
+  var last = c.words[c.words.length - 1];
   var fields = c.fields || ["title", "authors", "tags", "abstract", "notes"];
-  return fields.some(function (f) { return (" " + stems(fieldText(d, f)).join(" ") + " ").indexOf(" " + wanted + " ") >= 0; });
+  return fields.some(function (f) {
+    var have = DigestQuery.words(fieldText(d, f));
+    var stems = have.map(stem);
+    for (var at = 0; at + wanted.length <= have.length; at++) {
+      var ok = wanted.every(function (w, i) {
+        var unfinishedMatch = unfinished && i === wanted.length - 1 && have[at + i].lastIndexOf(last, 0) === 0;
+        return unfinishedMatch || stems[at + i] === w;
+      });
+      if (ok) { return true; }
+    }
+    return false;
+  });
 }
 
 function phraseFilter(parsed, refs) {
   var phrases = parsed.clauses.filter(function (c) { return c.phrase; });
   if (!phrases.length) { return Promise.resolve(refs); }
+  var lastClause = parsed.clauses[parsed.clauses.length - 1];
   return loadDocs(refs).then(function (docs) {
     return refs.filter(function (ref, i) {
-      return phrases.every(function (c) { return hasPhrase(docs[i], c) !== (c.presence === "prohibited"); });
+      return phrases.every(function (c) {
+        var unfinished = parsed.prefix && c === lastClause;
+        return hasPhrase(docs[i], c, unfinished) !== (c.presence === "prohibited");
+      });
     });
   });
 }

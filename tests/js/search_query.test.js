@@ -32,10 +32,15 @@ test("minus excludes and plus requires", () => {
 
 test("field prefixes scope a word or a phrase", () => {
   assert.deepEqual(parseQuery('tag:web-agents author:"van durme" title:x').clauses, [
-    clause(["web", "agents"], { fields: ["tags"] }),
+    clause(["web", "agents"], { fields: ["tags"], phrase: true }),
     clause(["van", "durme"], { fields: ["authors"], phrase: true }),
     clause(["x"], { fields: ["title"] }),
   ]);
+});
+
+test("a word with inner punctuation is a phrase", () => {
+  assert.deepEqual(parseQuery("LLaMA-2 e.g").clauses,
+    [clause(["llama", "2"], { phrase: true }), clause(["e", "g"], { phrase: true })]);
 });
 
 test("an unknown field prefix is searched as a word", () => {
@@ -48,5 +53,5 @@ test("lunr syntax and odd input never throw and give no clause", () => {
     assert.doesNotThrow(() => parseQuery(input));
   }
   assert.deepEqual(parseQuery("* ~ ^ : + -").clauses, []);
-  assert.deepEqual(parseQuery("<img src=x>").clauses, [clause(["img"]), clause(["src", "x"])]);
+  assert.deepEqual(parseQuery("<img src=x>").clauses, [clause(["img"]), clause(["src", "x"], { phrase: true })]);
 });

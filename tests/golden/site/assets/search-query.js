@@ -19,12 +19,14 @@
   function clause(sign, fieldName, phrase, bare) {
     var fields = fieldName ? FIELDS[fieldName.toLowerCase()] : null;
     // why: an unknown `foo:` is not a field, so its name is searched as a word
-    var text = (fieldName && !fields ? fieldName + " " : "") + (phrase !== undefined ? phrase : bare);
+    var value = phrase !== undefined ? phrase : bare;
     return {
-      words: words(text),
+      words: words((fieldName && !fields ? fieldName + " " : "") + value),
       fields: fields || null,
       presence: sign === "-" ? "prohibited" : sign === "+" ? "required" : "any",
-      phrase: phrase !== undefined && words(phrase).length > 1
+      // why: a quoted phrase, and a word with inner punctuation ("web-agents", "LLaMA-2"),
+      // match only where their words stand together
+      phrase: words(value).length > 1
     };
   }
 
