@@ -17,7 +17,7 @@ NPM_ASSETS = {"lunr.min.js": Path("node_modules/lunr/lunr.min.js")}
 def load_assets(static_dir: Path, project_dir: Path) -> list[OutputFile]:
     """Every file under `static/` plus the npm libraries, as assets/<name>."""
     files = [OutputFile(paths.asset_file(p.relative_to(static_dir).as_posix()), p.read_bytes())
-             for p in sorted(static_dir.rglob("*")) if p.is_file()]
+             for p in sorted(static_dir.rglob("*")) if p.is_file() and is_published(p, static_dir)]
     for name, relative in sorted(NPM_ASSETS.items()):
         source = project_dir / relative
         if not source.is_file():
@@ -26,6 +26,14 @@ def load_assets(static_dir: Path, project_dir: Path) -> list[OutputFile]:
                                             "build', which does) in the project folder")])
         files.append(OutputFile(paths.asset_file(name), source.read_bytes()))
     return files
+
+
+def is_published(path: Path, static_dir: Path) -> bool:
+    """Not a hidden file or an editor's swap, backup or lock file (`.x.swp`, `x~`, `.#x`, `#x#`)."""
+    parts = path.relative_to(static_dir).parts
+    name = parts[-1]
+    return not (any(part.startswith(".") for part in parts) or name.endswith("~")
+                or name.startswith("#") or name.endswith((".swp", ".swo", ".tmp")))
 
 
 def asset_urls(files: list[OutputFile], urls: Urls) -> dict[str, str]:

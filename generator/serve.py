@@ -38,6 +38,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
                       ".svg": "image/svg+xml", "": "application/octet-stream"}
 
     def send_head(self):  # noqa: ANN201 - the stdlib's signature
+        if not self.host_allowed():
+            body = b"Host not allowed: open the preview at 127.0.0.1 or localhost.\n"
+            return self.send_body(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", body)
         parts = urlsplit(self.path)
         base = self.base_path
         if parts.path == "/" and base != "/":
@@ -55,6 +58,15 @@ class SiteHandler(SimpleHTTPRequestHandler):
             if local is None or not local.is_file():
                 return self.send_not_found()
         return self.send_file(local)
+
+    def host_allowed(self) -> bool:
+        """On a loopback address, only loopback Host names: a web page elsewhere that points its
+        own domain name at 127.0.0.1 (DNS rebinding) must not read the preview."""
+        bound = str(self.server.server_address[0])
+        if bound not in ("127.0.0.1", "::1") and not bound.startswith("127."):
+            return True
+        host = urlsplit("//" + (self.headers.get("Host") or "")).hostname or ""
+        return host in ("localhost", "::1") or host.startswith("127.")
 
     @property
     def directory_path(self) -> Path:

@@ -164,3 +164,16 @@ def test_serve_never_redirects_to_another_host(tmp_path, path):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_serve_refuses_a_foreign_host_name_on_loopback(server):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    conn.request("GET", "/repo/", headers={"Host": "attacker.example:80"})
+    response = conn.getresponse()
+    assert response.status == 403 and b"home" not in response.read()
+    conn.close()
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    conn.request("GET", "/repo/", headers={"Host": f"localhost:{server}"})
+    assert conn.getresponse().status == 200
+    conn.close()
