@@ -1,4 +1,4 @@
-"""A lossless, smaller wire form of a serialised lunr index.
+"""A lossless, smaller wire form of a lunr index.
 
 lunr's own JSON repeats every field name in every term's posting (empty ones included) and
 writes every document vector key as a string. Readers download the index whole before the
@@ -13,12 +13,14 @@ exactly lunr's JSON before `lunr.Index.load`, so lunr.js 2.3.9 answers as lunr.p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
+
+from .lunrbuild import SEARCH_PIPELINE, VERSION, BuiltIndex
 
 FORMAT = "digest-lunr/1"
 
 
-def _deltas(numbers: list[int]) -> list[int]:
+def _deltas(numbers: Iterable[int]) -> list[int]:
     previous, out = 0, []
     for number in numbers:
         out.append(number - previous)
@@ -26,28 +28,22 @@ def _deltas(numbers: list[int]) -> list[int]:
     return out
 
 
-def pack(index: dict[str, Any]) -> dict[str, Any]:
-    """The packed form of lunr's serialised index; refs must be integers written as strings."""
-    fields = index["fields"]
-    by_position = sorted(index["invertedIndex"], key=lambda entry: entry[1]["_index"])
+def pack(index: BuiltIndex) -> dict[str, Any]:
+    """The packed form of an index built by generator.lunrbuild."""
     postings = []
-    for _, posting in by_position:
+    for by_field in index.postings:
         row: list[int] = []
-        for number, field in enumerate(fields):
-            refs = sorted(int(ref) for ref in posting[field])
+        for number, refs in enumerate(by_field):
             if refs:
                 row += [number, len(refs), *_deltas(refs)]
         postings.append(row)
-    vectors = []
-    for field_ref, elements in index["fieldVectors"]:
-        field, ref = field_ref.split("/", 1)
-        positions = elements[0::2]
-        # why: lunr.py rounds scores to 3 places, so x1000 is an exact integer
-        scores = [round(score * 1000) for score in elements[1::2]]
-        vectors.append([fields.index(field), int(ref), len(positions), *_deltas(positions), *scores])
-    return {"format": FORMAT, "version": index["version"], "fields": fields,
-            "pipeline": index["pipeline"], "terms": [term for term, _ in by_position],
-            "postings": postings, "vectors": vectors}
+    # why: lunr rounds scores to 3 places, so x1000 is an exact integer
+    vectors = [[number, ref, len(pairs), *_deltas(p for p, _ in pairs),
+                *(round(score * 1000) for _, score in pairs)]
+               for number, ref, pairs in index.vectors]
+    return {"format": FORMAT, "version": VERSION, "fields": index.fields,
+            "pipeline": SEARCH_PIPELINE, "terms": index.terms, "postings": postings,
+            "vectors": vectors}
 
 
 def unpack(packed: dict[str, Any]) -> dict[str, Any]:

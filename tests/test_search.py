@@ -3,6 +3,7 @@ import json
 from lunr.index import Index
 
 from factories import make_paper, make_site
+from generator.lunrpack import pack, unpack
 from generator.search import build_index, index_sizes, index_text, search_files
 
 
@@ -13,13 +14,13 @@ def test_index_text_drops_punctuation_and_latex_leftovers():
 def test_build_index_ranks_a_title_match_above_an_abstract_match():
     papers = (make_paper("a", title="Other", abstract_text="unlearning is mentioned"),
               make_paper("b", title="Exact Unlearning", abstract_text="nothing"))
-    index = Index.load(build_index(papers))
+    index = Index.load(unpack(pack(build_index(papers))))
     assert [r["ref"] for r in index.search("unlearning")] == ["1", "0"]
 
 
 def test_build_index_searches_authors_tags_and_notes():
     papers = (make_paper("a", authors=("Orion Weller",), tags=["retrieval"], notes_text="insightful read"),)
-    index = Index.load(build_index(papers))
+    index = Index.load(unpack(pack(build_index(papers))))
     for query in ("weller", "retrieval", "insightful"):
         assert [r["ref"] for r in index.search(query)] == ["0"]
 
