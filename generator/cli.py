@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -63,13 +64,20 @@ def _site_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--out", type=Path, default=Path("_site"), help="output folder")
     cmd.add_argument("--base-url", help="override site.yaml's base_url")
     cmd.add_argument("--drafts", action="store_true", help="include papers marked draft: true")
+    cmd.add_argument("--cache", type=Path, default=Path(".digest-cache"),
+                     help="folder for results kept between builds (default .digest-cache)")
+    cmd.add_argument("--no-cache", dest="cache", action="store_const", const=None,
+                     help="build everything from scratch")
+    cmd.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                     help="processes for independent work (default: one per core)")
 
 
 def options_from(args: argparse.Namespace) -> BuildOptions:
     """BuildOptions from parsed arguments; templates and static files sit beside build.py."""
     project = Path(__file__).resolve().parent.parent
     return BuildOptions(content=args.content, out=args.out, project=project,
-                        base_url=args.base_url, drafts=args.drafts)
+                        base_url=args.base_url, drafts=args.drafts, cache=args.cache,
+                        workers=max(1, args.jobs))
 
 
 def run_build(args: argparse.Namespace) -> int:

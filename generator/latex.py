@@ -37,6 +37,7 @@ _NUM_REF = re.compile(r'&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});')
 _ATTR_NAME = re.compile(r'[a-z][a-z-]*\Z')
 # why: OpenReview renders abstracts as Markdown, so '*Shadow Attack*' means emphasis
 _EMPHASIS = re.compile(r'(?<![\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])')
+_TO_TEXT = LatexNodes2Text()  # why: stateless between calls, and costly to make per math span
 _MACRO_SLASH = re.compile(r'\\+(?=[A-Za-z])')
 
 
@@ -295,6 +296,6 @@ def _math_text(src: str) -> str:
     src = _prepare_math(src)
     try:
         # why: pylatexenc drops the contents of \texttt
-        return LatexNodes2Text().latex_to_text(src.replace('\\texttt', '\\textrm'))
+        return _TO_TEXT.latex_to_text(src.replace('\\texttt', '\\textrm'))
     except Exception:  # why: pylatexenc raises on some macros (e.g. \href)
         return re.sub(r'\\[A-Za-z]+|[\\${}]', ' ', src)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -23,10 +24,18 @@ def notes_to_html(body: str) -> str:
     """Markdown body to safe HTML; '' for an empty body."""
     if not body.strip():
         return ""
-    rendered = markdown.markdown(body, extensions=_EXTENSIONS, output_format="html")
+    converter = _converter()
+    converter.reset()
+    rendered = converter.convert(body)
     rendered = _demote_headings(rendered)
     return nh3.clean(rendered, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes=_SCHEMES,
                      link_rel="noopener nofollow").strip()
+
+
+@functools.cache
+def _converter() -> markdown.Markdown:
+    # why: making a Markdown instance costs more than converting a short note with it
+    return markdown.Markdown(extensions=_EXTENSIONS, output_format="html")
 
 
 def html_to_text(fragment: str) -> str:

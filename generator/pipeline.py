@@ -9,15 +9,14 @@ from typing import Callable
 
 from .assets import asset_urls, load_assets
 from .config import load_config
-from .content import load_documents
 from .feeds import feed_file
 from .output import WriteReport, write_site
+from .papers import load_papers
 from .render import make_environment, render_pages
 from .search import index_sizes, search_files
 from .sitemap import crawler_files
 from .site import build_site, updated_time
 from .urls import Urls
-from .validate import validate
 
 
 @dataclass(frozen=True)
@@ -31,6 +30,10 @@ class BuildOptions:
     base_url: str | None = None
     """Overrides site.yaml's base_url (e.g. the URL GitHub Pages reports)."""
     drafts: bool = False
+    cache: Path | None = None
+    """Folder for results kept between builds (checked papers); None builds from scratch."""
+    workers: int = 1
+    """Processes for independent work; output never depends on it."""
 
 
 @dataclass
@@ -52,10 +55,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
     """Content folder in, complete static site out; BuildFailed before anything is written."""
     timer = timer or StageTimer()
     config = load_config(options.content, options.base_url)
-    docs = load_documents(options.content)
-    timer.done("read", f"{len(docs)} paper files")
-    papers = [p for p in validate(docs) if options.drafts or not p.draft]
-    timer.done("validate", f"{len(papers)} papers ({len(docs) - len(papers)} drafts left out)")
+    checked = load_papers(options.content, options.cache, options.workers)
+    papers = [p for p in checked if options.drafts or not p.draft]
+    timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
     site = build_site(papers, config, updated_time(papers))
     assets = load_assets(options.project / "static", options.project)
     env = make_environment(options.project / "templates")

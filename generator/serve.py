@@ -65,7 +65,10 @@ class SiteHandler(SimpleHTTPRequestHandler):
         bound = str(self.server.server_address[0])
         if bound not in ("127.0.0.1", "::1") and not bound.startswith("127."):
             return True
-        host = urlsplit("//" + (self.headers.get("Host") or "")).hostname or ""
+        given = self.headers.get("Host")
+        if not given:
+            return True  # why: HTTP/1.0 clients send none, and a browser always does
+        host = urlsplit("//" + given).hostname or ""
         return host in ("localhost", "::1") or host.startswith("127.")
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 from .checks import FieldReader, describe
 from .content import slugify
@@ -18,18 +19,33 @@ PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "tags", "links", 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+@dataclass(frozen=True)
+class Checked:
+    """One document checked: its Paper, or the errors that stop it being one."""
+
+    paper: Paper | None
+    errors: tuple[ContentError, ...]
+    tags_line: int
+    """Where its tags are, for errors that involve another paper."""
+
+
 def validate(docs: list[SourceDoc]) -> list[Paper]:
     """Every document as a Paper, or BuildFailed listing every problem in every file."""
-    papers: list[Paper] = []
-    errors: list[ContentError] = []
-    tag_lines: dict[str, int] = {}
-    for doc in docs:
-        fields = FieldReader(display_path(doc.path), doc.front, "front matter")
-        paper = _paper(doc, fields)
-        errors.extend(fields.errors)
-        if paper is not None:
-            papers.append(paper)
-            tag_lines[paper.slug] = fields.line("tags")
+    return combine([check(doc) for doc in docs])
+
+
+def check(doc: SourceDoc) -> Checked:
+    """One document on its own: every problem in it, or its Paper."""
+    fields = FieldReader(display_path(doc.path), doc.front, "front matter")
+    paper = _paper(doc, fields)
+    return Checked(paper, tuple(fields.errors), fields.line("tags"))
+
+
+def combine(checked: list[Checked]) -> list[Paper]:
+    """The papers of every checked document, or BuildFailed with all errors, across files too."""
+    errors = [error for c in checked for error in c.errors]
+    papers = [c.paper for c in checked if c.paper is not None]
+    tag_lines = {c.paper.slug: c.tags_line for c in checked if c.paper is not None}
     errors.extend(_tag_slug_errors(papers, tag_lines))
     if errors:
         raise BuildFailed(errors)

@@ -132,7 +132,7 @@ class EventStream:
 
     def __init__(self, host: str, port: int) -> None:
         self.sock = socket.create_connection((host, port), timeout=TIMEOUT)
-        self.sock.sendall(b"GET /__digest/events HTTP/1.1\r\nHost: preview\r\n\r\n")
+        self.sock.sendall(b"GET /__digest/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.file = self.sock.makefile("rb")
         head = []
         while line := self.file.readline().rstrip(b"\r\n"):

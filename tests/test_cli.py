@@ -16,7 +16,7 @@ def test_build_is_the_default_command_and_reports_each_stage(tmp_path):
     write_content(tmp_path, {"x": paper_source()})
     result = run(cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    for stage in ("read", "validate", "render", "search", "write"):
+    for stage in ("papers", "render", "search", "write"):
         assert f"  {stage} " in result.stdout
     assert str((tmp_path / "_site").resolve()) in result.stdout
     assert (tmp_path / "_site/papers/x/index.html").is_file()
@@ -42,7 +42,7 @@ def test_failed_build_keeps_the_last_good_site_and_leaves_no_temp_folder(tmp_pat
     assert result.stderr.startswith("content/papers/x.md:5: 'date' must be YYYY-MM-DD")
     assert "Traceback" not in result.stderr
     assert (tmp_path / "_site/papers/x/index.html").read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site", "content"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".digest-cache", "_site", "content"]
 
 
 def test_build_refuses_to_replace_a_folder_it_did_not_make(tmp_path):

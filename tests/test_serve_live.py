@@ -126,7 +126,7 @@ def test_serve_never_answers_with_a_file_outside_the_site(iclr, target):
 def raw_request(server: ServerProcess, target: str) -> tuple[int, bytes, bytes]:
     """Send the request line exactly as given (http.client would refuse some of these)."""
     with socket.create_connection((server.host, server.port), timeout=10) as sock:
-        sock.sendall(f"GET {target} HTTP/1.0\r\nHost: x\r\n\r\n".encode("latin-1"))
+        sock.sendall(f"GET {target} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode("latin-1"))
         reply = b""
         while chunk := sock.recv(65536):
             reply += chunk
@@ -239,7 +239,7 @@ def test_serve_stops_at_once_on_ctrl_c_mid_build_and_leaves_no_temp_folder(tmp_p
         assert not [line for line in server.stdout if line.startswith("Rebuilt")]
         assert time.monotonic() - started < 3
         assert server.stdout[-1] == "Stopped."
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site", "content"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".digest-cache", "_site", "content"]
     assert (tmp_path / "_site/index.html").is_file()
 
 

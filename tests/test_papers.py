@@ -1,0 +1,82 @@
+import pytest
+
+import generator.papers as papers_module
+from factories import REPO, paper_source, write_content
+from generator.errors import BuildFailed
+from generator.papers import load_papers
+from generator.pipeline import BuildOptions, build
+
+
+def content_with(tmp_path, count=3, **extra):
+    files = {f"p{i}": paper_source(title=f"Paper {i}", tags=["llm"]) for i in range(count)}
+    files.update(extra)
+    return write_content(tmp_path, files)
+
+
+def test_cached_papers_equal_freshly_checked_ones(tmp_path):
+    content = content_with(tmp_path)
+    fresh = load_papers(content)
+    assert load_papers(content, tmp_path / "cache") == fresh
+    assert load_papers(content, tmp_path / "cache") == fresh
+
+
+def test_a_cached_paper_is_not_checked_again(tmp_path, monkeypatch):
+    content = content_with(tmp_path)
+    load_papers(content, tmp_path / "cache")
+    monkeypatch.setattr(papers_module, "check_file", lambda path: pytest.fail(f"checked {path}"))
+    assert len(load_papers(content, tmp_path / "cache")) == 3
+
+
+def test_an_edited_paper_is_checked_again(tmp_path):
+    content = content_with(tmp_path)
+    load_papers(content, tmp_path / "cache")
+    (content / "papers/p1.md").write_text(paper_source(title="Edited"))
+    assert [p.title for p in load_papers(content, tmp_path / "cache")] == ["Paper 0", "Edited", "Paper 2"]
+
+
+def test_errors_are_never_cached(tmp_path):
+    content = content_with(tmp_path, bad=paper_source(title=None))
+    for _ in range(2):
+        with pytest.raises(BuildFailed, match="missing required 'title'"):
+            load_papers(content, tmp_path / "cache")
+
+
+def test_new_generator_code_makes_the_cache_stale(tmp_path, monkeypatch):
+    content = content_with(tmp_path)
+    load_papers(content, tmp_path / "cache")
+    monkeypatch.setattr(papers_module, "code_version", lambda: "another")
+    checked = []
+    real = papers_module.check_file
+    monkeypatch.setattr(papers_module, "check_file", lambda path: checked.append(path) or real(path))
+    load_papers(content, tmp_path / "cache")
+    assert len(checked) == 3
+
+
+def test_the_cache_forgets_papers_that_are_gone(tmp_path):
+    content = content_with(tmp_path)
+    load_papers(content, tmp_path / "cache")
+    (content / "papers/p2.md").unlink()
+    load_papers(content, tmp_path / "cache")
+    [folder] = (tmp_path / "cache/papers").iterdir()
+    assert len(list(folder.iterdir())) == 2
+
+
+def test_parallel_checking_gives_the_same_papers_in_the_same_order(tmp_path, monkeypatch):
+    content = content_with(tmp_path, count=12)
+    monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
+    assert load_papers(content, None, workers=2) == load_papers(content, None, workers=1)
+
+
+def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
+    monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
+    content = REPO / "content"
+
+    def files(out):
+        return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    build(BuildOptions(content=content, out=tmp_path / "clean", project=REPO))
+    for _ in range(2):  # the second build reads every paper back from the cache
+        build(BuildOptions(content=content, out=tmp_path / "cached", project=REPO,
+                           cache=tmp_path / "cache", workers=2))
+    assert files(tmp_path / "cached") == files(tmp_path / "clean")
