@@ -19,7 +19,7 @@ def test_bad_content_is_reported_exactly_and_leaves_the_site_alone(case, tmp_pat
     (out / ".nojekyll").write_text("")
     (out / "index.html").write_text("last good site")
     result = subprocess.run(
-        [sys.executable, str(REPO / "build.py"), "build", "--out", str(out)],
+        [sys.executable, str(REPO / "build.py"), "build", "--out", str(out), "--no-cache"],
         cwd=folder, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
