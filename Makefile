@@ -29,8 +29,10 @@ system-packages: $(CHROMIUM)
 
 install: $(VENV)/installed node_modules/.package-lock.json
 
+# BASE_URL (set in the environment, or `make build BASE_URL=...`) overrides site.yaml's base_url;
+# the Pages workflow sets it to the URL GitHub Pages reports.
 build: install
-	$(PY) build.py
+	$(PY) build.py$(if $(BASE_URL), --base-url "$(BASE_URL)")
 
 serve: install
 	$(PY) build.py serve --port $(PORT)

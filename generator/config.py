@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -12,6 +13,8 @@ from .records import SiteConfig
 from .yamltext import YamlProblem, read_mapping
 
 CONFIG_KEYS = {f.name for f in dataclasses.fields(SiteConfig)} - {"source"}
+_HOST = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$")
+_TWITTER = re.compile(r"^@?([A-Za-z0-9_]{1,15})$")
 
 
 def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
@@ -41,6 +44,9 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
         search_budget_kb=fields.integer("search_budget_kb", 1024),
         extra=fields.mapping_of("extra"),
         source=path,
+        cname=_cname(fields),
+        citation_tags=fields.boolean("citation_tags"),
+        twitter=_twitter(fields),
     )
     if fields.errors:
         raise BuildFailed(fields.errors)
@@ -59,3 +65,32 @@ def _normalise_base_url(url: str, fields: FieldReader) -> str:
         fields.error("base_url", "'base_url' must not have a '?query' or '#fragment'")
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def _cname(fields: FieldReader) -> str:
+    """A bare host name such as 'digest.example.org', lowercased."""
+    value = fields.text("cname").lower()
+    if value and not _HOST.match(value):
+        fields.error("cname", f"'cname' must be a bare domain name such as 'digest.example.org' "
+                              f"(no https:// and no path), got '{value}'")
+        return ""
+    return value
+
+
+def _twitter(fields: FieldReader) -> str:
+    """A Twitter/X handle written '@name'."""
+    value = fields.text("twitter")
+    match = _TWITTER.match(value)
+    if value and not match:
+        fields.error("twitter", f"'twitter' must be an account name such as '@digest', got '{value}'")
+        return ""
+    return f"@{match.group(1)}" if match else ""
+
+
+def config_warnings(config: SiteConfig) -> list[str]:
+    """Settings that build but are probably not what the curator meant."""
+    host = urlsplit(config.base_url).hostname or ""
+    if config.cname and host != config.cname:
+        return [f"cname is '{config.cname}' but the site is built for {config.base_url}; "
+                f"set base_url to https://{config.cname}/ once the domain is live"]
+    return []

@@ -1,15 +1,16 @@
-"""The RSS 2.0 feed."""
+"""RSS 2.0 feeds: the whole digest, and one per tag."""
 
 from __future__ import annotations
 
 import datetime as dt
 import html
 import re
+from dataclasses import dataclass
 from email.utils import format_datetime
 from xml.etree import ElementTree as ET
 
 from . import urls as paths
-from .records import OutputFile, Paper, Site
+from .records import OutputFile, Paper, Site, TagGroup
 from .urls import Urls
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -37,24 +38,57 @@ def rfc822(day: dt.date | dt.datetime) -> str:
     return format_datetime(day.astimezone(dt.timezone.utc), usegmt=True)
 
 
+@dataclass(frozen=True)
+class Channel:
+    """What one feed says about itself."""
+
+    title: str
+    link: str
+    """Absolute URL of the page the feed follows."""
+    description: str
+    updated: dt.datetime
+    """lastBuildDate: a paper's day or SOURCE_DATE_EPOCH, never the time of the build."""
+    self_url: str
+
+
+def feed_files(site: Site) -> list[OutputFile]:
+    """/feed.xml, then tags/<tag>/feed.xml for every tag."""
+    return [feed_file(site)] + [tag_feed_file(site, group) for group in site.tags]
+
+
 def feed_file(site: Site) -> OutputFile:
     """/feed.xml: every paper, newest first."""
-    urls = Urls(site.config.base_url)
-    return OutputFile(paths.FEED, rss(site, site.papers, urls, paths.FEED))
+    urls, config = Urls(site.config.base_url), site.config
+    channel = Channel(config.title, urls.absolute(paths.HOME),
+                      config.description or config.subtitle or config.title, site.updated,
+                      urls.absolute(paths.FEED))
+    return OutputFile(paths.FEED, rss(site, channel, site.papers, urls))
 
 
-def rss(site: Site, papers: tuple[Paper, ...], urls: Urls, self_path: str) -> bytes:
+def tag_feed_file(site: Site, group: TagGroup) -> OutputFile:
+    """tags/<tag>/feed.xml: the tag's papers; updated when its newest paper was added."""
+    urls, name = Urls(site.config.base_url), group.tag.name
+    newest = max(paper.date for paper in group.papers)
+    # why: not SOURCE_DATE_EPOCH, which CI may set per commit; a feed whose papers did not
+    # change must not look new to a reader.
+    updated = dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc)
+    channel = Channel(f"{site.config.title}: {name}", urls.absolute(paths.tag_file(group.tag.slug)),
+                      f"Papers tagged {name} in {site.config.title}", updated,
+                      urls.absolute(paths.tag_feed_file(group.tag.slug)))
+    return OutputFile(paths.tag_feed_file(group.tag.slug), rss(site, channel, group.papers, urls))
+
+
+def rss(site: Site, about: Channel, papers: tuple[Paper, ...], urls: Urls) -> bytes:
     """An RSS 2.0 document for `papers`, with autodiscovery's self link."""
-    config = site.config
     root = ET.Element("rss", {"version": "2.0"})
     channel = ET.SubElement(root, "channel")
-    _text(channel, "title", config.title)
-    _text(channel, "link", urls.absolute(paths.HOME))
-    _text(channel, "description", config.description or config.subtitle or config.title)
-    _text(channel, "language", config.language)
-    _text(channel, "lastBuildDate", rfc822(site.updated))
+    _text(channel, "title", about.title)
+    _text(channel, "link", about.link)
+    _text(channel, "description", about.description)
+    _text(channel, "language", site.config.language)
+    _text(channel, "lastBuildDate", rfc822(about.updated))
     _text(channel, "generator", GENERATOR)
-    ET.SubElement(channel, f"{{{ATOM}}}link", {"href": urls.absolute(self_path), "rel": "self",
+    ET.SubElement(channel, f"{{{ATOM}}}link", {"href": about.self_url, "rel": "self",
                                                 "type": "application/rss+xml"})
     for paper in papers:
         _item(channel, paper, urls)
@@ -69,11 +103,24 @@ def _item(channel: ET.Element, paper: Paper, urls: Urls) -> None:
     ET.SubElement(item, "guid", {"isPermaLink": "false"}).text = paper_guid(paper)
     _text(item, "pubDate", rfc822(paper.date))
     _text(item, f"{{{DC}}}creator", ", ".join(paper.authors))
-    # why: readers take an RSS description as HTML, so plain text is HTML-escaped first
-    # (ElementTree then escapes it for XML); '<T>' shows as '<T>', not as a tag.
-    _text(item, "description", html.escape(paper.abstract_text, quote=False))
+    _text(item, "description", item_html(paper))
     for tag in paper.tags:
         _text(item, "category", tag.name)
+
+
+def item_html(paper: Paper) -> str:
+    """An item's description as HTML: the abstract, the curator's notes, then the links."""
+    # why: readers take an RSS description as HTML, so plain text is HTML-escaped here, once
+    # (ElementTree then escapes the HTML for XML); '<T>' shows as '<T>', not as a tag.
+    parts = [f"<p>{html.escape(' '.join(par.split()), quote=False)}</p>"
+             for par in re.split(r"\n\s*\n", paper.abstract_text) if par.strip()]
+    if paper.notes_html:
+        parts += ["<p><strong>Curator’s notes</strong></p>", paper.notes_html]
+    if paper.links:
+        anchors = "".join(f'<li><a href="{html.escape(link.url)}">{html.escape(link.label)}</a></li>'
+                          for link in paper.links)
+        parts.append(f"<ul>{anchors}</ul>")
+    return "\n".join(parts)
 
 
 def _text(parent: ET.Element, name: str, value: str) -> None:

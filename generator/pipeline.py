@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Callable
 
 from .assets import asset_urls, load_assets
-from .config import load_config
-from .feeds import feed_file
+from .bibtex import bib_files
+from .config import config_warnings, load_config
+from .feeds import feed_files
 from .output import WriteReport, write_site
 from .papers import load_papers
 from .render import make_environment, render_pages
@@ -55,6 +56,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
     """Content folder in, complete static site out; BuildFailed before anything is written."""
     timer = timer or StageTimer()
     config = load_config(options.content, options.base_url)
+    for warning in config_warnings(config):
+        timer.report(f"  warning: {warning}")
     checked = load_papers(options.content, options.cache, options.workers)
     papers = [p for p in checked if options.drafts or not p.draft]
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
@@ -69,7 +72,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
     if gzipped > config.search_budget_kb * 1024:
         timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over the "
                      f"search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
-    files = pages + index + [feed_file(site)] + crawler_files(site) + assets
+    files = pages + index + feed_files(site) + bib_files(site) + crawler_files(site) + assets
     written = write_site(files, options.out)
     timer.done("write", f"{written.written} written, {written.unchanged} unchanged")
     return written

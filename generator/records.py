@@ -34,6 +34,12 @@ class SiteConfig:
     """Free mapping for templates; never checked."""
     source: Path = Path("content/site.yaml")
     """The file this came from, for error messages."""
+    cname: str = ""
+    """Custom domain (e.g. 'digest.example.org'); the build writes it to CNAME."""
+    citation_tags: bool = False
+    """Add Highwire `citation_*` tags to paper pages (off: a digest is not the paper's home)."""
+    twitter: str = ""
+    """The site's account for Twitter cards, '@name'."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,8 @@ class Site:
     """By tag name."""
     updated: dt.datetime
     """SOURCE_DATE_EPOCH if set, else the newest paper's date: never 'now'."""
+    cite_keys: dict[str, str] = field(default_factory=dict)
+    """BibTeX citation key of every paper, by slug: stable and unique."""
 
 
 @dataclass(frozen=True)

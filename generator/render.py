@@ -9,6 +9,8 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls as paths
+from .bibtex import bibtex_entry
+from .metadata import page_meta
 from .records import OutputFile, Paper, Site, TagGroup
 from .urls import Urls
 
@@ -26,24 +28,25 @@ def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]
     """Every HTML page of the site."""
     urls = Urls(site.config.base_url)
     common = _common(site, urls, asset_urls)
-    pages: list[tuple[str, str, dict[str, Any]]] = [
-        (paths.HOME, "index.html", home_context(site, urls)),
-        (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
-        (paths.SEARCH, "search.html", search_context(urls)),
-        (paths.NOT_FOUND, "404.html", not_found_context(urls)),
+    pages: list[tuple[str, str, dict[str, Any], Paper | None]] = [
+        (paths.HOME, "index.html", home_context(site, urls), None),
+        (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls), None),
+        (paths.SEARCH, "search.html", search_context(urls), None),
+        (paths.NOT_FOUND, "404.html", not_found_context(urls), None),
     ]
-    pages += [(paths.paper_file(p.slug), "paper.html", paper_context(p, site, urls))
+    pages += [(paths.paper_file(p.slug), "paper.html", paper_context(p, site, urls), p)
               for p in site.papers]
-    pages += [(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls))
+    pages += [(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls), None)
               for g in site.tags]
-    return [OutputFile(path, _render(env, template, {**common, **context}, path, urls))
-            for path, template, context in pages]
+    files = []
+    for path, template, context, paper in pages:
+        meta = page_meta(site, urls, path, context["page_title"], context["description"], paper)
+        files.append(OutputFile(path, _render(env, template, {**common, **context, "meta": meta})))
+    return files
 
 
-def _render(env: jinja2.Environment, template: str, context: dict[str, Any], path: str,
-            urls: Urls) -> bytes:
-    canonical = urls.absolute(path) if path != paths.NOT_FOUND else ""
-    return env.get_template(template).render(canonical=canonical, **context).encode("utf-8")
+def _render(env: jinja2.Environment, template: str, context: dict[str, Any]) -> bytes:
+    return env.get_template(template).render(**context).encode("utf-8")
 
 
 def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
@@ -56,7 +59,8 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                  "paper_count": len(site.papers)},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
-                "feed_absolute": urls.absolute(paths.FEED)},
+                "all_bib": urls.path(paths.ALL_BIB)},
+        "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
         "search": {"worker": asset_urls["search-worker.js"], "lunr": asset_urls["lunr.min.js"],
                    "query": asset_urls["search-query.js"], "unpack": asset_urls["search-index.js"],
@@ -93,26 +97,36 @@ def home_context(site: Site, urls: Urls) -> dict[str, Any]:
 
 
 def paper_context(paper: Paper, site: Site, urls: Urls) -> dict[str, Any]:
-    """A paper's own page: every field of the record."""
+    """A paper's own page: every field of the record, and its BibTeX entry."""
     card = paper_card(paper, urls, site.config.home_excerpt_words)
+    entry = bibtex_entry(paper, site.cite_keys[paper.slug], urls.absolute(paths.paper_file(paper.slug)))
     return {"page_title": paper.title, "description": excerpt(paper.abstract_text, 30),
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
-                      "extra": paper.extra}}
+                      "extra": paper.extra},
+            "bibtex": {"entry": entry}}
 
 
 def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:
     """Every tag with its paper count."""
     return {"page_title": "Tags", "description": f"All {len(site.tags)} tags of {site.config.title}",
-            "tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags]}
+            "tags": [{**tag_link(g.tag, urls), "count": len(g.papers),
+                      "feed": urls.path(paths.tag_feed_file(g.tag.slug)),
+                      "bib": urls.path(paths.tag_bib_file(g.tag.slug))} for g in site.tags]}
 
 
 def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
     """One tag's papers, newest first."""
-    words = site.config.home_excerpt_words
+    words, slug = site.config.home_excerpt_words, group.tag.slug
+    feed = {"title": f"{site.config.title}: {group.tag.name}",
+            "url": urls.absolute(paths.tag_feed_file(slug))}
     return {"page_title": f"Tag: {group.tag.name}", "tag": group.tag.name,
-            "description": f"{len(group.papers)} papers tagged {group.tag.name}",
-            "papers": [paper_card(p, urls, words) for p in group.papers]}
+            "description": f"{len(group.papers)} paper{'s' if len(group.papers) != 1 else ''} "
+                           f"tagged {group.tag.name}",
+            "papers": [paper_card(p, urls, words) for p in group.papers],
+            "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
+            "tag_feed": urls.path(paths.tag_feed_file(slug)),
+            "tag_bib": urls.path(paths.tag_bib_file(slug))}
 
 
 def search_context(urls: Urls) -> dict[str, Any]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 
+from .bibtex import assign_keys
 from .records import Paper, Site, SiteConfig, Tag, TagGroup
 
 
 def build_site(papers: list[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
-    """Sort papers newest first (then by title), group them by tag."""
+    """Sort papers newest first (then by title), group them by tag, give each a citation key."""
     ordered = tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
-    return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated)
+    return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
+                cite_keys=assign_keys(ordered))
 
 
 def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:

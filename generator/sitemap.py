@@ -1,4 +1,4 @@
-"""sitemap.xml, robots.txt and .nojekyll: what crawlers and GitHub Pages look for."""
+"""sitemap.xml, robots.txt, .nojekyll and CNAME: what crawlers and GitHub Pages look for."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def sitemap_entries(site: Site) -> list[tuple[str, str]]:
 
 
 def crawler_files(site: Site) -> list[OutputFile]:
-    """sitemap.xml, robots.txt naming it, and .nojekyll so Pages serves files as they are."""
+    """sitemap.xml, robots.txt naming it, .nojekyll for Pages, CNAME for a custom domain."""
     urls = Urls(site.config.base_url)
     root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
     for path, lastmod in sitemap_entries(site):
@@ -32,5 +32,8 @@ def crawler_files(site: Site) -> list[OutputFile]:
     ET.indent(root, space=" ")
     sitemap = ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
     robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n"
-    return [OutputFile(paths.SITEMAP, sitemap), OutputFile(paths.ROBOTS, robots.encode()),
-            OutputFile(paths.NOJEKYLL, b"")]
+    files = [OutputFile(paths.SITEMAP, sitemap), OutputFile(paths.ROBOTS, robots.encode()),
+             OutputFile(paths.NOJEKYLL, b"")]
+    if site.config.cname:
+        files.append(OutputFile(paths.CNAME, f"{site.config.cname}\n".encode()))
+    return files

@@ -18,6 +18,8 @@ FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
 NOJEKYLL = ".nojekyll"
+CNAME = "CNAME"
+ALL_BIB = "all.bib"
 SEARCH_INDEX = "search/index.json"
 SEARCH_META = "search/meta.json"
 SEARCH_DOCS = "search/docs/"
@@ -32,6 +34,16 @@ def paper_file(slug: str) -> str:
 def tag_file(tag_slug: str) -> str:
     """Output path of a tag page."""
     return f"tags/{tag_slug}/index.html"
+
+
+def tag_feed_file(tag_slug: str) -> str:
+    """Output path of a tag's RSS feed."""
+    return f"tags/{tag_slug}/feed.xml"
+
+
+def tag_bib_file(tag_slug: str) -> str:
+    """Output path of the BibTeX file of a tag's papers."""
+    return f"tags/{tag_slug}.bib"
 
 
 def search_docs_file(chunk: int) -> str:

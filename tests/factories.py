@@ -65,3 +65,19 @@ def make_site(papers: list[Paper], **config: object) -> Site:
     """A Site from papers, sorted and grouped as the build does."""
     from generator.site import build_site
     return build_site(papers, make_config(**config), dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
+
+
+ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/assets/search.js?v=1",
+          "lunr.min.js": "/digest/assets/lunr.min.js?v=1", "favicon.svg": "/digest/assets/favicon.svg?v=1",
+          "search-ui.js": "/digest/assets/search-ui.js?v=1", "search-page.js": "/digest/assets/search-page.js?v=1",
+          "search-worker.js": "/digest/assets/search-worker.js?v=1",
+          "search-query.js": "/digest/assets/search-query.js?v=1",
+          "search-index.js": "/digest/assets/search-index.js?v=1",
+          "copy-text.js": "/digest/assets/copy-text.js?v=1"}
+
+
+def pages_of(site: Site) -> dict[str, str]:
+    """Every HTML page of a site, rendered with the real templates, by output path."""
+    from generator.render import make_environment, render_pages
+    env = make_environment(REPO / "templates")
+    return {f.path: f.data.decode() for f in render_pages(site, env, ASSETS)}

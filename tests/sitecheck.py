@@ -162,6 +162,11 @@ def parse_html(source: str | Path) -> Element:
     return builder.root
 
 
+def raw_text(element: Element) -> list[str]:
+    """Every text node below `element` as the parser gave it, script text included."""
+    return [c if isinstance(c, str) else "".join(raw_text(c)) for c in element.children]
+
+
 @dataclass(frozen=True)
 class UrlRef:
     """One URL found in a page: where, in which element and attribute."""

@@ -3,7 +3,7 @@ import re
 import subprocess
 import sys
 
-from factories import REPO, paper_source, write_content
+from factories import REPO, SITE_YAML, paper_source, write_content
 
 
 def run(*args, cwd, env=None):
@@ -30,6 +30,16 @@ def test_build_options_override_out_base_url_and_drafts(tmp_path):
     assert 'href="/r/papers/x/"' in (tmp_path / "public/index.html").read_text()
     assert run("--out", "public", "--drafts", cwd=tmp_path).returncode == 0
     assert (tmp_path / "public/papers/d/index.html").is_file()
+
+
+def test_build_writes_cname_and_warns_when_base_url_is_another_domain(tmp_path):
+    write_content(tmp_path, {"x": paper_source()}, SITE_YAML + "cname: digest.example.org\n")
+    result = run(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "warning: cname is 'digest.example.org' but the site is built for" in result.stdout
+    assert (tmp_path / "_site/CNAME").read_text() == "digest.example.org\n"
+    result = run("--base-url", "https://digest.example.org/", cwd=tmp_path)
+    assert result.returncode == 0 and "warning" not in result.stdout
 
 
 def test_failed_build_keeps_the_last_good_site_and_leaves_no_temp_folder(tmp_path):

@@ -1,7 +1,7 @@
 import pytest
 
 from factories import SITE_YAML
-from generator.config import load_config
+from generator.config import config_warnings, load_config
 from generator.errors import BuildFailed
 
 
@@ -56,3 +56,42 @@ def test_load_config_names_a_missing_file(tmp_path):
     with pytest.raises(BuildFailed) as raised:
         load_config(tmp_path)
     assert "site config not found" in messages(raised)[0]
+
+
+def test_load_config_reads_cname_citation_tags_and_twitter(tmp_path):
+    config = load_config(write(tmp_path, SITE_YAML + "cname: Digest.Example.org\n"
+                                          "citation_tags: true\ntwitter: digest_bot\n"))
+    assert config.cname == "digest.example.org"
+    assert config.citation_tags is True
+    assert config.twitter == "@digest_bot"
+
+
+def test_publishing_keys_default_to_off(tmp_path):
+    config = load_config(write(tmp_path, SITE_YAML))
+    assert (config.cname, config.citation_tags, config.twitter) == ("", False, "")
+
+
+def test_load_config_rejects_a_cname_with_a_scheme_or_path_and_a_non_boolean_switch(tmp_path):
+    with pytest.raises(BuildFailed) as raised:
+        load_config(write(tmp_path, SITE_YAML + "cname: https://digest.example.org/x\n"
+                                                "citation_tags: 'yes'\ntwitter: '@no spaces'\n"))
+    found = messages(raised)
+    assert len(found) == 3
+    assert "'cname' must be a bare domain name such as 'digest.example.org'" in found[0]
+    assert "'citation_tags' must be true or false" in found[1]
+    assert "'twitter' must be an account name" in found[2]
+
+
+def test_unknown_keys_stay_errors_next_to_the_new_ones(tmp_path):
+    with pytest.raises(BuildFailed) as raised:
+        load_config(write(tmp_path, SITE_YAML + "citation_tag: true\n"))
+    assert "did you mean 'citation_tags'?" in messages(raised)[0]
+
+
+def test_config_warns_when_cname_and_base_url_disagree(tmp_path):
+    config = load_config(write(tmp_path, SITE_YAML + "cname: digest.example.org\n"))
+    assert config_warnings(config) == [
+        "cname is 'digest.example.org' but the site is built for https://example.org/digest/; "
+        "set base_url to https://digest.example.org/ once the domain is live"]
+    same = load_config(write(tmp_path, SITE_YAML + "cname: example.org\n"))
+    assert config_warnings(same) == []

@@ -1,54 +1,25 @@
-"""End to end: build the real content/ as a user would and check the site it writes.
+"""End to end: build the real content/ as a user would and check the pages it writes.
 
-Two builds per module: under a project base path (https://example.org/iclr-digest/, as GitHub
-project pages serve it) and at a domain root (https://example.org/). A third build checks that
-the output is reproducible.
+Two builds (sitefixtures): under a project base path and at a domain root. A third build checks
+that the output is reproducible. Feeds, sitemap, BibTeX and metadata: test_publishing.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from pathlib import Path
 from urllib.parse import urlsplit
 from xml.etree import ElementTree as ET
 
-import feedparser
 import pytest
 
 import sitecheck
-from sitecheck import BASE_PATH, BASE_URL, ROOT_URL
+from sitecheck import BASE_PATH, BASE_URL
+from sitefixtures import any_site, base_site, metadata, root_site, tag_index  # noqa: F401
 
-SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 # LaTeX that must have been turned into text or markup before it reaches a reader.
 RAW_LATEX = ("$\\textbf", "\\textbf{", "\\href", "\\texttt", "$\\downarrow", "\\downarrow",
              "\\uparrow", "\\times")
-
-
-@pytest.fixture(scope="module")
-def base_site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("base") / "site", BASE_URL)
-
-
-@pytest.fixture(scope="module")
-def root_site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("root") / "site", ROOT_URL)
-
-
-@pytest.fixture(scope="module", params=["base", "root"])
-def any_site(request, base_site, root_site) -> tuple[Path, str, str]:
-    """(output folder, base_url, base path) for each of the two builds."""
-    if request.param == "base":
-        return base_site, BASE_URL, BASE_PATH
-    return root_site, ROOT_URL, "/"
-
-
-@pytest.fixture(scope="module")
-def metadata() -> list[dict]:
-    papers = sitecheck.load_metadata()
-    assert len(papers) == 19, "the source metadata should describe 19 papers"
-    return papers
 
 
 @pytest.fixture(scope="module")
@@ -108,28 +79,14 @@ def test_home_page_lists_every_paper(base_site, metadata):
     assert sorted(titles) == sorted(p["title"] for p in metadata)
 
 
-def _tag_index(site: Path) -> dict[str, tuple[str, int]]:
-    """Tag name -> (URL, count) as the tags index shows them."""
-    tree = sitecheck.parse_html(site / "tags/index.html")
-    listing = tree.find("ul", cls="tag-index")
-    assert listing is not None, "tags/index.html has no ul.tag-index"
-    shown = {}
-    for item in listing.find_all("li"):
-        link, count = item.find("a"), item.find(cls="count")
-        assert link is not None and count is not None, f"tag entry at line {item.line}"
-        assert link.text() not in shown, f"tag {link.text()!r} listed twice"
-        shown[link.text()] = (link.attrs["href"], int(count.text()))
-    return shown
-
-
 def test_tags_index_lists_every_tag_with_its_count(base_site, metadata):
     expected = Counter(tag for paper in metadata for tag in paper["tags"])
-    shown = _tag_index(base_site)
+    shown = tag_index(base_site)
     assert {name: count for name, (_, count) in shown.items()} == dict(expected)
 
 
 def test_every_tag_page_lists_exactly_the_papers_with_that_tag(base_site, metadata):
-    shown = _tag_index(base_site)
+    shown = tag_index(base_site)
     tag_pages = sorted(p.parent.name for p in (base_site / "tags").glob("*/index.html"))
     assert len(tag_pages) == len(shown), "a tag page exists that the tags index does not list"
     for tag, (url, _) in shown.items():
@@ -198,60 +155,6 @@ def test_search_docs_link_to_paper_pages(any_site, metadata):
         target = sitecheck.resolve(doc["url"], base_path, site)
         assert target is not None, f"search/docs: {doc['url']} names no file"
         assert sitecheck.parse_html(target).find("h1").text() == doc["title"]
-
-
-# --- feed, sitemap, robots ---------------------------------------------------------------------
-
-def test_feed_parses_with_every_paper(any_site, metadata):
-    site, base_url, _ = any_site
-    feed = feedparser.parse((site / "feed.xml").read_bytes())
-    assert not feed.bozo, f"feedparser: {feed.get('bozo_exception')!r}"
-    assert feed.version == "rss20"
-    assert len(feed.entries) == 19
-    guids = [entry.id for entry in feed.entries]
-    assert len(set(guids)) == 19, f"duplicate guids: {[g for g, n in Counter(guids).items() if n > 1]}"
-    assert all(entry.guidislink is False for entry in feed.entries), "guid isPermaLink should be false"
-    for entry in feed.entries:
-        assert entry.link.startswith(base_url), entry.link
-        page = sitecheck.resolve(urlsplit(entry.link).path, urlsplit(base_url).path, site)
-        assert page is not None, f"feed link {entry.link} names no page"
-        assert sitecheck.parse_html(page).find("h1").text() == entry.title
-    assert sorted(entry.title for entry in feed.entries) == sorted(p["title"] for p in metadata)
-    assert feed.feed.link.startswith(base_url)
-
-
-def test_feed_item_titles_are_the_source_titles(base_site, metadata):
-    """Titles straight from the XML, so feedparser's own clean-up cannot hide a difference."""
-    root = ET.parse(base_site / "feed.xml").getroot()
-    titles = [item.findtext("title") for item in root.iter("item")]
-    assert sorted(titles) == sorted(p["title"] for p in metadata)
-
-
-def _expected_sitemap(site: Path, base_url: str) -> set[str]:
-    pages = [p.relative_to(site).as_posix() for p in sitecheck.html_pages(site)]
-    path = urlsplit(base_url).path
-    origin = base_url[: -len(path)]
-    return {origin + sitecheck.page_url_path(p, path) for p in pages if p != "404.html"}
-
-
-def test_sitemap_lists_every_page_with_absolute_urls(any_site):
-    site, base_url, _ = any_site
-    root = ET.parse(site / "sitemap.xml").getroot()
-    assert root.tag == SITEMAP_NS + "urlset"
-    locs = [loc.text for loc in root.iter(SITEMAP_NS + "loc")]
-    assert len(locs) == len(set(locs)), "sitemap lists a URL twice"
-    assert all(loc.startswith(base_url) for loc in locs), [l for l in locs if not l.startswith(base_url)]
-    assert set(locs) == _expected_sitemap(site, base_url)
-    for url in root.iter(SITEMAP_NS + "url"):
-        lastmod = url.findtext(SITEMAP_NS + "lastmod")
-        assert lastmod and re.fullmatch(r"\d{4}-\d{2}-\d{2}", lastmod), lastmod
-
-
-def test_robots_names_the_sitemap(any_site):
-    site, base_url, _ = any_site
-    lines = (site / "robots.txt").read_text(encoding="utf-8").splitlines()
-    assert f"Sitemap: {base_url}sitemap.xml" in lines
-    assert (site / ".nojekyll").is_file()
 
 
 # --- reproducibility ---------------------------------------------------------------------------

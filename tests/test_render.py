@@ -3,21 +3,9 @@ import datetime as dt
 import jinja2
 import pytest
 
-from factories import REPO, make_paper, make_site
+from factories import REPO, make_paper, make_site, pages_of
 from generator.records import Link
-from generator.render import excerpt, human_date, make_environment, render_pages
-
-ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/assets/search.js?v=1",
-          "lunr.min.js": "/digest/assets/lunr.min.js?v=1", "favicon.svg": "/digest/assets/favicon.svg?v=1",
-          "search-ui.js": "/digest/assets/search-ui.js?v=1", "search-page.js": "/digest/assets/search-page.js?v=1",
-          "search-worker.js": "/digest/assets/search-worker.js?v=1",
-          "search-query.js": "/digest/assets/search-query.js?v=1",
-          "search-index.js": "/digest/assets/search-index.js?v=1"}
-
-
-def pages_of(site):
-    env = make_environment(REPO / "templates")
-    return {f.path: f.data.decode() for f in render_pages(site, env, ASSETS)}
+from generator.render import excerpt, human_date, make_environment
 
 
 def test_render_pages_makes_home_paper_tag_search_and_404_pages():
@@ -45,6 +33,33 @@ def test_pages_escape_curator_text():
                        tags=["<b>"])
     for page in pages_of(make_site([paper])).values():
         assert "<img src=x" not in page and "</script>," not in page and "<b>" not in page
+
+
+def test_paper_page_shows_its_bibtex_with_a_copy_button_and_the_script():
+    page = pages_of(make_site([make_paper("x", title="A & B")]))["papers/x/index.html"]
+    assert '<pre class="bibtex" id="bibtex-entry" tabindex="0"><code>@misc{lovelace2025b,\n' in page
+    assert "  title = {{A \\&amp; B}},\n" in page
+    assert 'data-copy-target="bibtex-entry"' in page and " hidden>Copy BibTeX</button>" in page
+    assert '<script src="/digest/assets/copy-text.js?v=1" defer></script>' in page
+    assert 'href="/digest/all.bib" download' in page
+
+
+def test_tag_page_offers_its_own_feed_first_for_autodiscovery():
+    page = pages_of(make_site([make_paper("x", tags=["llm"])]))["tags/llm/index.html"]
+    feeds = [line for line in page.splitlines() if 'type="application/rss+xml"' in line]
+    assert feeds == [
+        '<link rel="alternate" type="application/rss+xml" title="Test Digest: llm" '
+        'href="https://example.org/digest/tags/llm/feed.xml">',
+        '<link rel="alternate" type="application/rss+xml" title="Test Digest" '
+        'href="https://example.org/digest/feed.xml">']
+    assert 'href="/digest/tags/llm/feed.xml"' in page and 'href="/digest/tags/llm.bib"' in page
+    assert "1 paper tagged llm" in page
+
+
+def test_tags_index_lists_each_tags_feed_and_bibtex():
+    page = pages_of(make_site([make_paper("x", tags=["llm"])]))["tags/index.html"]
+    assert '<a class="feed" href="/digest/tags/llm/feed.xml" aria-label="RSS feed of llm">RSS</a>' in page
+    assert '<a class="bib" href="/digest/tags/llm.bib" aria-label="BibTeX of llm" download>' in page
 
 
 def test_404_page_uses_only_root_relative_urls():

@@ -21,3 +21,10 @@ def test_crawler_files_list_every_page_with_absolute_urls():
     }
     assert b"Sitemap: https://example.org/digest/sitemap.xml" in files["robots.txt"]
     assert files[".nojekyll"] == b""
+
+
+def test_cname_is_written_only_when_site_yaml_names_a_domain():
+    site = make_site([make_paper("x")])
+    assert "CNAME" not in {f.path for f in crawler_files(site)}
+    files = {f.path: f.data for f in crawler_files(make_site([make_paper("x")], cname="digest.example.org"))}
+    assert files["CNAME"] == b"digest.example.org\n"

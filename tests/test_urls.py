@@ -11,6 +11,9 @@ def test_urls_under_a_project_base_path():
     assert urls.path(paths.FEED) == "/repo/feed.xml"
     assert urls.absolute(paths.paper_file("x")) == "https://u.github.io/repo/papers/x/"
     assert urls.absolute(paths.HOME) == "https://u.github.io/repo/"
+    assert urls.path(paths.tag_feed_file("llm")) == "/repo/tags/llm/feed.xml"
+    assert urls.path(paths.tag_bib_file("llm")) == "/repo/tags/llm.bib"
+    assert urls.absolute(paths.ALL_BIB) == "https://u.github.io/repo/all.bib"
 
 
 def test_urls_at_the_root_of_a_domain():

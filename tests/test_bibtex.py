@@ -1,0 +1,92 @@
+import datetime as dt
+
+from factories import make_paper, make_site
+from generator.bibtex import (assign_keys, base_key, bib_files, bibtex_entry, publication_year,
+                              tex_escape, verbatim)
+from generator.records import Link
+
+URL = "https://example.org/digest/papers/x/"
+
+
+def test_tex_escape_escapes_every_special_character_with_balanced_braces():
+    escaped = tex_escape(r"50% of $x_1$ & #2 {set} ~ ^ \cmd")
+    assert escaped == (r"50\% of \$x\_1\$ \& \#2 \textbraceleft{}set\textbraceright{} "
+                       r"\textasciitilde{} \textasciicircum{} \textbackslash{}cmd")
+    assert escaped.count("{") == escaped.count("}")
+
+
+def test_tex_escape_keeps_unicode_and_collapses_whitespace():
+    assert tex_escape("Görkay  Aydemir\n陈 – naïve") == "Görkay Aydemir 陈 – naïve"
+
+
+def test_verbatim_fields_keep_urls_but_encode_braces_and_spaces():
+    assert verbatim("https://x.org/a_b%20c?q={1}") == "https://x.org/a_b%20c?q=%7B1%7D"
+
+
+def test_entry_for_a_conference_paper_on_arxiv():
+    paper = make_paper("x", title="LLaMA & Friends: 100% Bayesian", authors=("Ada Lovelace", "Alan Turing"),
+                       venue="ICLR 2025", tags=["llm"], ids={"arxiv": "2406.16257"},
+                       links=(Link("arxiv", "arXiv", "https://arxiv.org/abs/2406.16257"),))
+    assert bibtex_entry(paper, "lovelace2025llama", URL) == (
+        "@inproceedings{lovelace2025llama,\n"
+        "  title = {{LLaMA \\& Friends: 100\\% Bayesian}},\n"
+        "  author = {Ada Lovelace and Alan Turing},\n"
+        "  booktitle = {ICLR 2025},\n"
+        "  year = {2025},\n"
+        "  eprint = {2406.16257},\n"
+        "  archivePrefix = {arXiv},\n"
+        "  url = {https://arxiv.org/abs/2406.16257},\n"
+        "  keywords = {llm},\n"
+        "}\n")
+
+
+def test_entry_without_a_venue_is_misc_and_points_at_the_digest_page():
+    paper = make_paper("x", ids={"doi": "10.1000/a_b"}, date=dt.date(2023, 5, 1))
+    entry = bibtex_entry(paper, "k", URL)
+    assert entry.startswith("@misc{k,\n") and "booktitle" not in entry
+    assert "  doi = {10.1000/a_b},\n" in entry and "  year = {2023},\n" in entry
+    assert f"  url = {{{URL}}},\n" in entry
+
+
+def test_arxiv_preprint_says_so_in_howpublished():
+    entry = bibtex_entry(make_paper("x", ids={"arxiv": "2409.05657"}), "k", URL)
+    assert "  howpublished = {arXiv preprint arXiv:2409.05657},\n" in entry
+
+
+def test_an_author_named_with_and_stays_one_author():
+    entry = bibtex_entry(make_paper("x", authors=("Research and Development Team", "B C")), "k", URL)
+    assert "  author = {{Research and Development Team} and B C},\n" in entry
+
+
+def test_publication_year_prefers_the_venue_then_arxiv_then_the_date_added():
+    assert publication_year(make_paper(venue="NeurIPS 2023", ids={"arxiv": "2406.1"})) == 2023
+    assert publication_year(make_paper(ids={"arxiv": "2406.16257"})) == 2024
+    assert publication_year(make_paper(date=dt.date(2026, 1, 2))) == 2026
+
+
+def test_key_is_last_name_year_and_first_significant_title_word_in_ascii():
+    paper = make_paper(title="On the Müller-Lee Transform", authors=("José Müller-Lee",),
+                       venue="ICLR 2025")
+    assert base_key(paper) == "mullerlee2025muller"
+    assert base_key(make_paper(title="A", authors=("Curie, Marie",), venue="X 2020")) == "curie2020"
+    assert base_key(make_paper(authors=("陈",), venue="ICLR 2025")) == "anon2025paper"
+
+
+def test_colliding_keys_get_letters_and_the_first_paper_added_keeps_the_plain_key():
+    first = make_paper("first", title="Deep Nets", date=dt.date(2025, 1, 1))
+    second = make_paper("second", title="Deep Nets", date=dt.date(2025, 2, 1))
+    keys = assign_keys([second, first])
+    assert keys == {"first": "lovelace2025deep", "second": "lovelace2025deepb"}
+    third = make_paper("third", title="Deep Nets", date=dt.date(2025, 3, 1))
+    assert assign_keys([first, second, third])["third"] == "lovelace2025deepc"
+    assert {k: v for k, v in assign_keys([first, second, third]).items() if k != "third"} == keys
+
+
+def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
+    site = make_site([make_paper("b", title="Zebra", tags=["llm"]),
+                      make_paper("a", title="Apple", tags=["llm", "rag"])])
+    files = {f.path: f.data.decode() for f in bib_files(site)}
+    assert sorted(files) == ["all.bib", "tags/llm.bib", "tags/rag.bib"]
+    assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
+    assert files["tags/llm.bib"] == files["all.bib"]
+    assert files["tags/rag.bib"].count("@misc{") == 1
