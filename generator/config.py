@@ -47,6 +47,7 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
         cname=_cname(fields),
         citation_tags=fields.boolean("citation_tags"),
         twitter=_twitter(fields),
+        page_size=fields.integer("page_size", 50),
     )
     if fields.errors:
         raise BuildFailed(fields.errors)

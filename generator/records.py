@@ -40,6 +40,8 @@ class SiteConfig:
     """Add Highwire `citation_*` tags to paper pages (off: a digest is not the paper's home)."""
     twitter: str = ""
     """The site's account for Twitter cards, '@name'."""
+    page_size: int = 50
+    """Papers per page on the home and tag pages; later pages live at page/<n>/."""
 
 
 @dataclass(frozen=True)

@@ -28,16 +28,19 @@ def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]
     """Every HTML page of the site."""
     urls = Urls(site.config.base_url)
     common = _common(site, urls, asset_urls)
+    cards = rendered_cards(site, env, urls)
     pages: list[tuple[str, str, dict[str, Any], Paper | None]] = [
-        (paths.HOME, "index.html", home_context(site, urls), None),
         (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls), None),
         (paths.SEARCH, "search.html", search_context(urls), None),
         (paths.NOT_FOUND, "404.html", not_found_context(urls), None),
     ]
+    pages += [(path, "index.html", context, None) for path, context in
+              listing_pages(paths.HOME, home_context(site, urls), site.papers, cards, site, urls)]
     pages += [(paths.paper_file(p.slug), "paper.html", paper_context(p, site, urls), p)
               for p in site.papers]
-    pages += [(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls), None)
-              for g in site.tags]
+    for g in site.tags:
+        pages += [(path, "tag.html", context, None) for path, context in listing_pages(
+            paths.tag_file(g.tag.slug), tag_context(g, site, urls), g.papers, cards, site, urls)]
     files = []
     for path, template, context, paper in pages:
         meta = page_meta(site, urls, path, context["page_title"], context["description"], paper)
@@ -83,17 +86,40 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
     }
 
 
+def rendered_cards(site: Site, env: jinja2.Environment, urls: Urls) -> dict[str, Markup]:
+    """Each paper's card rendered once: the home page and every tag page show the same one."""
+    template = env.get_template("_partials/paper_card.html")
+    words = site.config.home_excerpt_words
+    return {p.slug: Markup(template.render(card=paper_card(p, urls, words))) for p in site.papers}
+
+
+def listing_pages(first_page: str, context: dict[str, Any], papers: tuple[Paper, ...],
+                  cards: dict[str, Markup], site: Site,
+                  urls: Urls) -> list[tuple[str, dict[str, Any]]]:
+    """A list of papers split into pages of `page_size`, each with previous/next links."""
+    size = site.config.page_size
+    count = paths.page_count(len(papers), size)
+    files = [paths.listing_file(first_page, n) for n in range(1, count + 1)]
+    pages = []
+    for n, path in enumerate(files, start=1):
+        title = context["page_title"] or "Papers"
+        pagination = {"page": n, "pages": count,
+                      "prev": urls.path(files[n - 2]) if n > 1 else "",
+                      "next": urls.path(files[n]) if n < count else ""}
+        pages.append((path, {**context, "total": len(papers), "pagination": pagination,
+                             "page_title": f"{title}, page {n}" if n > 1 else context["page_title"],
+                             "cards": [cards[p.slug] for p in papers[(n - 1) * size: n * size]]}))
+    return pages
+
+
 def tag_link(tag: Any, urls: Urls) -> dict[str, str]:
     """A tag's name and page URL."""
     return {"name": tag.name, "url": urls.path(paths.tag_file(tag.slug))}
 
 
 def home_context(site: Site, urls: Urls) -> dict[str, Any]:
-    """The home page: every paper, newest first."""
-    words = site.config.home_excerpt_words
-    return {"page_title": "", "description": site.config.description,
-            "papers": [paper_card(p, urls, words) for p in site.papers],
-            "tag_count": len(site.tags)}
+    """The home page: every paper, newest first (cards and pages added by listing_pages)."""
+    return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags)}
 
 
 def paper_context(paper: Paper, site: Site, urls: Urls) -> dict[str, Any]:
@@ -116,14 +142,13 @@ def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:
 
 
 def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
-    """One tag's papers, newest first."""
-    words, slug = site.config.home_excerpt_words, group.tag.slug
+    """One tag's papers, newest first (cards and pages added by listing_pages)."""
+    slug = group.tag.slug
     feed = {"title": f"{site.config.title}: {group.tag.name}",
             "url": urls.absolute(paths.tag_feed_file(slug))}
     return {"page_title": f"Tag: {group.tag.name}", "tag": group.tag.name,
             "description": f"{len(group.papers)} paper{'s' if len(group.papers) != 1 else ''} "
                            f"tagged {group.tag.name}",
-            "papers": [paper_card(p, urls, words) for p in group.papers],
             "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
             "tag_feed": urls.path(paths.tag_feed_file(slug)),
             "tag_bib": urls.path(paths.tag_bib_file(slug))}

@@ -14,11 +14,19 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 def sitemap_entries(site: Site) -> list[tuple[str, str]]:
     """(output path, last-modified day) of every page a search engine should index."""
     updated = site.updated.date().isoformat()
-    entries = [(paths.HOME, updated), (paths.TAGS_INDEX, updated), (paths.SEARCH, updated)]
+    entries = [(path, updated) for path in _listing(paths.HOME, len(site.papers), site)]
+    entries += [(paths.TAGS_INDEX, updated), (paths.SEARCH, updated)]
     entries += [(paths.paper_file(p.slug), p.date.isoformat()) for p in site.papers]
-    entries += [(paths.tag_file(g.tag.slug), max(p.date for p in g.papers).isoformat())
-                for g in site.tags]
+    for group in site.tags:
+        newest = max(p.date for p in group.papers).isoformat()
+        entries += [(path, newest) for path in _listing(paths.tag_file(group.tag.slug),
+                                                        len(group.papers), site)]
     return entries
+
+
+def _listing(first_page: str, items: int, site: Site) -> list[str]:
+    pages = paths.page_count(items, site.config.page_size)
+    return [paths.listing_file(first_page, n) for n in range(1, pages + 1)]
 
 
 def crawler_files(site: Site) -> list[OutputFile]:

@@ -36,6 +36,19 @@ def tag_file(tag_slug: str) -> str:
     return f"tags/{tag_slug}/index.html"
 
 
+def listing_file(first_page: str, page: int) -> str:
+    """Page `page` (from 1) of a paginated list: page 1 is `first_page` itself,
+    page n is `<its folder>/page/<n>/index.html` (Hugo's URLs; stable as papers are added)."""
+    if page == 1:
+        return first_page
+    return f"{first_page[: -len('index.html')]}page/{page}/index.html"
+
+
+def page_count(items: int, page_size: int) -> int:
+    """How many pages a list of `items` takes; an empty list still has its first page."""
+    return max(1, -(-items // page_size))
+
+
 def tag_feed_file(tag_slug: str) -> str:
     """Output path of a tag's RSS feed."""
     return f"tags/{tag_slug}/feed.xml"

@@ -89,3 +89,35 @@ def test_excerpt_cuts_at_a_word_count():
 
 def test_human_date_is_the_same_in_every_locale():
     assert human_date(dt.date(2025, 4, 4)) == "4 April 2025"
+
+
+def paginated_site():
+    papers = [make_paper(f"p{i}", title=f"Paper {i}", date=dt.date(2025, 1, 10 - i), tags=["llm"])
+              for i in range(5)]
+    return make_site(papers, page_size=2)
+
+
+def test_home_and_tag_pages_are_split_into_pages_at_stable_urls():
+    pages = pages_of(paginated_site())
+    for first in ("", "tags/llm/"):
+        assert f"{first}index.html" in pages
+        assert f"{first}page/2/index.html" in pages and f"{first}page/3/index.html" in pages
+        assert f"{first}page/4/index.html" not in pages
+
+
+def test_each_page_shows_its_papers_in_order_with_previous_and_next_links():
+    pages = pages_of(paginated_site())
+    first, middle, last = pages["index.html"], pages["page/2/index.html"], pages["page/3/index.html"]
+    assert first.index(">Paper 0<") < first.index(">Paper 1<") and ">Paper 2<" not in first
+    assert ">Paper 2<" in middle and ">Paper 3<" in middle and ">Paper 1<" not in middle
+    assert ">Paper 4<" in last
+    assert 'rel="next" href="/digest/page/2/"' in first and 'rel="prev"' not in first
+    assert 'rel="prev" href="/digest/"' in middle and 'rel="next" href="/digest/page/3/"' in middle
+    assert 'rel="next"' not in last and "Page 3 of 3" in last
+    assert "<title>Papers, page 2 · Test Digest</title>" in middle
+    assert 'rel="prev" href="/digest/tags/llm/"' in pages["tags/llm/page/2/index.html"]
+
+
+def test_a_short_list_has_one_page_and_no_page_links():
+    page = pages_of(make_site([make_paper("x")]))["index.html"]
+    assert 'class="pagination"' not in page

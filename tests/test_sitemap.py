@@ -28,3 +28,11 @@ def test_cname_is_written_only_when_site_yaml_names_a_domain():
     assert "CNAME" not in {f.path for f in crawler_files(site)}
     files = {f.path: f.data for f in crawler_files(make_site([make_paper("x")], cname="digest.example.org"))}
     assert files["CNAME"] == b"digest.example.org\n"
+
+
+def test_sitemap_lists_every_page_of_a_paginated_list():
+    papers = [make_paper(f"p{i}", tags=["llm"], date=dt.date(2025, 3, 1 + i)) for i in range(3)]
+    site = make_site(papers, page_size=2)
+    root = ET.fromstring({f.path: f.data for f in crawler_files(site)}["sitemap.xml"])
+    locs = {u.find("s:loc", NS).text for u in root}
+    assert {"https://example.org/digest/page/2/", "https://example.org/digest/tags/llm/page/2/"} <= locs
