@@ -48,6 +48,7 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
         citation_tags=fields.boolean("citation_tags"),
         twitter=_twitter(fields),
         page_size=fields.integer("page_size", 50),
+        feed_items=fields.integer("feed_items", 50),
     )
     if fields.errors:
         raise BuildFailed(fields.errors)

@@ -57,16 +57,16 @@ def feed_files(site: Site) -> list[OutputFile]:
 
 
 def feed_file(site: Site) -> OutputFile:
-    """/feed.xml: every paper, newest first."""
+    """/feed.xml: the newest `feed_items` papers, newest first."""
     urls, config = Urls(site.config.base_url), site.config
     channel = Channel(config.title, urls.absolute(paths.HOME),
                       config.description or config.subtitle or config.title, site.updated,
                       urls.absolute(paths.FEED))
-    return OutputFile(paths.FEED, rss(site, channel, site.papers, urls))
+    return OutputFile(paths.FEED, rss(site, channel, site.papers[:config.feed_items], urls))
 
 
 def tag_feed_file(site: Site, group: TagGroup) -> OutputFile:
-    """tags/<tag>/feed.xml: the tag's papers; updated when its newest paper was added."""
+    """tags/<tag>/feed.xml: the tag's newest papers; updated when its newest paper was added."""
     urls, name = Urls(site.config.base_url), group.tag.name
     newest = max(paper.date for paper in group.papers)
     # why: not SOURCE_DATE_EPOCH, which CI may set per commit; a feed whose papers did not
@@ -75,7 +75,8 @@ def tag_feed_file(site: Site, group: TagGroup) -> OutputFile:
     channel = Channel(f"{site.config.title}: {name}", urls.absolute(paths.tag_file(group.tag.slug)),
                       f"Papers tagged {name} in {site.config.title}", updated,
                       urls.absolute(paths.tag_feed_file(group.tag.slug)))
-    return OutputFile(paths.tag_feed_file(group.tag.slug), rss(site, channel, group.papers, urls))
+    papers = group.papers[:site.config.feed_items]
+    return OutputFile(paths.tag_feed_file(group.tag.slug), rss(site, channel, papers, urls))
 
 
 def rss(site: Site, about: Channel, papers: tuple[Paper, ...], urls: Urls) -> bytes:

@@ -42,6 +42,8 @@ class SiteConfig:
     """The site's account for Twitter cards, '@name'."""
     page_size: int = 50
     """Papers per page on the home and tag pages; later pages live at page/<n>/."""
+    feed_items: int = 50
+    """Newest papers in each RSS feed: readers fetch feeds often, and keep what they have seen."""
 
 
 @dataclass(frozen=True)

@@ -143,3 +143,11 @@ def test_feed_check_rejects_malformed_xml_and_bad_dates():
 
 def test_rfc822_formats_days_in_gmt():
     assert rfc822(dt.date(2025, 4, 24)) == "Thu, 24 Apr 2025 00:00:00 GMT"
+
+
+def test_feeds_carry_only_the_newest_feed_items_papers():
+    papers = [make_paper(f"p{i}", title=f"P{i}", tags=["llm"], date=dt.date(2025, 1, 1 + i))
+              for i in range(5)]
+    site = make_site(papers, feed_items=2)
+    for file in feed_files(site):
+        assert [e.title for e in feedparser.parse(file.data).entries] == ["P4", "P3"]
