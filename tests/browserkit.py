@@ -6,6 +6,7 @@ A test module that imports `browser` and `page` defines an `origin` fixture (the
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -18,6 +19,19 @@ TIMEOUT_MS = 10_000
 RESULT_LINKS = "#search-results li.card h2.card-title a"
 READY = '#search-input[data-ready="true"]'
 STATUS_OK = re.compile(r"^(No papers match .*|\d+ papers? match(es)?\.)$", re.S)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The real digest built under /iclr-digest/ (a module may define its own)."""
+    return sitecheck.build(tmp_path_factory.mktemp("site") / "site", sitecheck.BASE_URL)
+
+
+@pytest.fixture(scope="module")
+def origin(site) -> str:
+    """`site` served over HTTP under its base path, for the module's tests."""
+    with sitecheck.serve(site, BASE_PATH) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

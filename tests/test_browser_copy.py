@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 import sitecheck
-from browserkit import TIMEOUT_MS, browser, page  # noqa: F401
-from sitecheck import BASE_PATH, BASE_URL
+from browserkit import TIMEOUT_MS, browser, origin, page, site  # noqa: F401
+from sitecheck import BASE_PATH
 
 PAPER = BASE_PATH + "papers/agentoccam/"
 BUTTON = "button[data-copy-target='bibtex-entry']"
@@ -23,17 +22,6 @@ Object.defineProperty(Navigator.prototype, 'clipboard', {get() { return {
   writeText() { return Promise.reject(new DOMException('denied', 'NotAllowedError')); } }; }});
 Document.prototype.execCommand = function () { throw new DOMException('denied', 'SecurityError'); };
 """
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("copy") / "site", BASE_URL)
-
-
-@pytest.fixture(scope="module")
-def origin(site) -> str:
-    with sitecheck.serve(site, BASE_PATH) as url:
-        yield url
 
 
 def entry(site: Path) -> str:

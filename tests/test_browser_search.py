@@ -8,31 +8,19 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from lunr.index import Index
 from playwright.sync_api import Page, expect
 
-import sitecheck
 from browserkit import (READY, RESULT_LINKS, STATUS_OK, TIMEOUT_MS, browser, open_search,  # noqa: F401
+                        origin, site,
                         page, result_titles, type_query)
 from generator.lunrpack import unpack
 from sitecheck import BASE_PATH, BASE_URL
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
 PROMPTRIEVER = "Promptriever: Instruction-Trained Retrievers Can Be Prompted Like Language Models"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("browser") / "site", BASE_URL)
-
-
-@pytest.fixture(scope="module")
-def origin(site) -> str:
-    with sitecheck.serve(site, BASE_PATH) as url:
-        yield url
 
 
 # --- searching ---------------------------------------------------------------------------------

@@ -4,30 +4,18 @@ the URL state, the keyboard, pages without JavaScript, and accessibility checked
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-import sitecheck
-from browserkit import (RESULT_LINKS, TIMEOUT_MS, browser, open_search, page,  # noqa: F401
+from browserkit import (RESULT_LINKS, TIMEOUT_MS, browser, open_search, origin, page,  # noqa: F401
+                        site,
                         result_titles, type_query)
-from sitecheck import BASE_PATH, BASE_URL, REPO
+from sitecheck import BASE_PATH, REPO
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
 AXE = REPO / "node_modules/axe-core/axe.min.js"
 PANEL_LINKS = "#site-search-results a"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("search-ui") / "site", BASE_URL)
-
-
-@pytest.fixture(scope="module")
-def origin(site) -> str:
-    with sitecheck.serve(site, BASE_PATH) as url:
-        yield url
 
 
 def search_for(page: Page, query: str) -> list[str]:

@@ -17,21 +17,11 @@ import pytest
 from lxml import html as lxml_html
 
 import sitecheck
+from browserkit import origin, site  # noqa: F401 - pytest fixtures
 from sitecheck import BASE_PATH, BASE_URL
 
 SITEMAP_LOC = "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"
 ATOM_LINK = "{http://www.w3.org/2005/Atom}link"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("http") / "site", BASE_URL)
-
-
-@pytest.fixture(scope="module")
-def origin(site) -> str:
-    with sitecheck.serve(site, BASE_PATH) as url:
-        yield url
 
 
 def get(origin: str, path: str) -> tuple[int, str, bytes]:
