@@ -11,6 +11,7 @@ from .assets import asset_urls, load_assets
 from .bibtex import bib_files
 from .config import config_warnings, load_config
 from .feeds import feed_files
+from .freshness import Inputs, fingerprint, fresh_files, record_path, remember
 from .output import WriteReport, write_site
 from .papers import load_papers
 from .render import make_environment, render_pages
@@ -55,6 +56,11 @@ class StageTimer:
 def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written."""
     timer = timer or StageTimer()
+    record, key = _fingerprint(options)
+    unchanged = fresh_files(record, options.out, key) if record else None
+    if unchanged is not None:
+        timer.done("check", "nothing changed since the last build")
+        return WriteReport(0, len(unchanged), 0, sum(size for size, _ in unchanged.values()))
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
@@ -74,5 +80,15 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
                      f"search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
     files = pages + index + feed_files(site) + bib_files(site) + crawler_files(site) + assets
     written = write_site(files, options.out)
+    if record:
+        remember(record, options.out, key)
     timer.done("write", f"{written.written} written, {written.unchanged} unchanged")
     return written
+
+
+def _fingerprint(options: BuildOptions) -> tuple[Path | None, str]:
+    """Where the last build is remembered and this one's input fingerprint; none uncached."""
+    if options.cache is None:
+        return None, ""
+    inputs = Inputs(options.content, options.project, f"{options.base_url}\0{options.drafts}")
+    return record_path(options.cache, options.out), fingerprint(inputs)

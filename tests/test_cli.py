@@ -67,7 +67,8 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
     write_content(tmp_path, {"x": paper_source()})
     run(cwd=tmp_path)
     result = run(cwd=tmp_path)
-    assert "0 written" in result.stdout
+    assert "nothing changed since the last build" in result.stdout
+    assert "0 written" in run("--no-cache", cwd=tmp_path).stdout
 
 
 def test_import_command_writes_papers(tmp_path):
