@@ -27,6 +27,8 @@ class Checked:
     errors: tuple[ContentError, ...]
     tags_line: int
     """Where its tags are, for errors that involve another paper."""
+    id_lines: tuple[tuple[str, int], ...] = ()
+    """(link kind, line) of each identifier it gives, for the same reason."""
 
 
 def validate(docs: list[SourceDoc]) -> list[Paper]:
@@ -38,7 +40,8 @@ def check(doc: SourceDoc) -> Checked:
     """One document on its own: every problem in it, or its Paper."""
     fields = FieldReader(display_path(doc.path), doc.front, "front matter")
     paper = _paper(doc, fields)
-    return Checked(paper, tuple(fields.errors), fields.line("tags"))
+    id_lines = tuple((kind, fields.child_line("links", kind)) for kind in paper.ids) if paper else ()
+    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines)
 
 
 def combine(checked: list[Checked]) -> list[Paper]:
@@ -47,6 +50,7 @@ def combine(checked: list[Checked]) -> list[Paper]:
     papers = [c.paper for c in checked if c.paper is not None]
     tag_lines = {c.paper.slug: c.tags_line for c in checked if c.paper is not None}
     errors.extend(_tag_slug_errors(papers, tag_lines))
+    errors.extend(_duplicate_id_errors([c for c in checked if c.paper is not None]))
     if errors:
         raise BuildFailed(errors)
     return papers
@@ -134,4 +138,23 @@ def _tag_slug_errors(papers: list[Paper], tag_lines: dict[str, int]) -> list[Con
                     display_path(paper.source), tag_lines[paper.slug],
                     f"tag '{tag.name}' and tag '{seen[0]}' (in {display_path(seen[1].source)}) "
                     f"would share the page tags/{tag.slug}/; spell them the same"))
+    return errors
+
+
+def _duplicate_id_errors(checked: list[Checked]) -> list[ContentError]:
+    """The same arXiv, OpenReview or DOI id in two files is one paper entered twice; its feed
+    guid and BibTeX entry would clash."""
+    first: dict[tuple[str, str], Paper] = {}
+    errors: list[ContentError] = []
+    for c in checked:
+        paper = c.paper
+        for kind, line in c.id_lines:
+            value = paper.ids[kind]
+            key = (kind, re.sub(r"v\d+$", "", value) if kind == "arxiv" else value.lower())
+            seen = first.setdefault(key, paper)
+            if seen is not paper:
+                errors.append(ContentError(
+                    display_path(paper.source), line,
+                    f"links.{kind} '{value}' is also given by {display_path(seen.source)}; "
+                    "a paper belongs in the digest once: remove one of the two files"))
     return errors

@@ -103,3 +103,16 @@ def test_validate_strips_script_from_notes(tmp_path):
     assert "<script" not in paper.notes_html
     assert "javascript:" not in paper.notes_html
     assert "onerror" not in paper.notes_html
+
+
+def test_validate_errors_when_two_files_give_the_same_paper_id(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    errors = errors_from(tmp_path, a=paper_source(links={"arxiv": "2406.16257"}),
+                         b=paper_source(links={"arxiv": "2406.16257v2", "openreview": "oe51Q5Uo37"}),
+                         c=paper_source(links={"openreview": "oe51Q5Uo37"}))
+    assert errors == [
+        (8, "links.arxiv '2406.16257v2' is also given by content/papers/a.md; a paper belongs "
+            "in the digest once: remove one of the two files"),
+        (8, "links.openreview 'oe51Q5Uo37' is also given by content/papers/b.md; a paper belongs "
+            "in the digest once: remove one of the two files"),
+    ]
