@@ -29,8 +29,10 @@ def copy_content(root: Path, copies: int = 1) -> Path:
     """A copy of the repository's content/ under `root`, each paper there `copies` times."""
     shutil.copytree(REPO / "content", root / "content")
     for paper in sorted((root / "content/papers").glob("*.md")):
+        # why: a copy must not repeat the paper's arXiv/OpenReview ids, which the build rejects
+        text = re.sub(r"(?m)^links:\n(?:  .*\n)+", "", paper.read_text(encoding="utf-8"))
         for n in range(2, copies + 1):
-            shutil.copy(paper, paper.with_name(f"{paper.stem}-{n}.md"))
+            paper.with_name(f"{paper.stem}-{n}.md").write_text(text, encoding="utf-8")
     return root / "content"
 
 
