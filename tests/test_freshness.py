@@ -61,3 +61,20 @@ def test_without_a_cache_every_build_is_full(options, monkeypatch):
     monkeypatch.setattr(pipeline, "render_pages", lambda *a: calls.append(1) or real(*a))
     build(uncached)
     assert calls == [1]
+
+
+def test_an_edit_made_during_a_build_is_built_next_time(options, monkeypatch):
+    paper = options.content / "papers/a.md"
+    before = paper.read_text()
+    real = pipeline.load_papers
+
+    def edit_then_load(*args):
+        paper.write_text(paper_source(title="Edited meanwhile"))  # after the fingerprint
+        return real(*args)
+
+    monkeypatch.setattr(pipeline, "load_papers", edit_then_load)
+    build(options)
+    monkeypatch.setattr(pipeline, "load_papers", real)
+    paper.write_text(before)  # back to the bytes the first fingerprint saw
+    build(options)
+    assert "First" in (options.out / "papers/a/index.html").read_text()
