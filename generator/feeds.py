@@ -10,6 +10,7 @@ from email.utils import format_datetime
 from xml.etree import ElementTree as ET
 
 from . import urls as paths
+from .links import arxiv_base
 from .records import OutputFile, Paper, Site, TagGroup
 from .urls import Urls
 
@@ -24,7 +25,7 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 def paper_guid(paper: Paper) -> str:
     """An id that survives a change of slug or domain: the arXiv, OpenReview or DOI id."""
     if "arxiv" in paper.ids:
-        return "arxiv:" + re.sub(r"v\d+$", "", paper.ids["arxiv"])
+        return "arxiv:" + arxiv_base(paper.ids["arxiv"])
     for kind in ("openreview", "doi"):
         if kind in paper.ids:
             return f"{kind}:{paper.ids[kind]}"

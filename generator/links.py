@@ -32,6 +32,11 @@ class LinkProblem(ValueError):
     """A link value that is neither a valid id nor an http(s) URL."""
 
 
+def arxiv_base(arxiv_id: str) -> str:
+    """An arXiv id without its version: '2406.16257v2' and '2406.16257' are one paper."""
+    return re.sub(r"v\d+$", "", arxiv_id)
+
+
 def is_http_url(value: str) -> bool:
     """True for an absolute http:// or https:// URL with a host and no spaces."""
     parts = urlsplit(value)

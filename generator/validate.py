@@ -10,7 +10,7 @@ from .checks import FieldReader, describe
 from .content import slugify
 from .errors import BuildFailed, ContentError, display_path, unknown_key_message
 from .latex import abstract_to_html, abstract_to_text
-from .links import LinkProblem, build_links, resolve
+from .links import LinkProblem, arxiv_base, build_links, resolve
 from .notes import html_to_text, notes_to_html
 from .records import LINK_KINDS, Paper, SourceDoc, Tag
 
@@ -150,7 +150,7 @@ def _duplicate_id_errors(checked: list[Checked]) -> list[ContentError]:
         paper = c.paper
         for kind, line in c.id_lines:
             value = paper.ids[kind]
-            key = (kind, re.sub(r"v\d+$", "", value) if kind == "arxiv" else value.lower())
+            key = (kind, arxiv_base(value) if kind == "arxiv" else value.lower())
             seen = first.setdefault(key, paper)
             if seen is not paper:
                 errors.append(ContentError(
