@@ -133,12 +133,16 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
     return f"@{kind}{{{key},\n{body}}}\n"
 
 
+def paper_entries(papers: tuple[Paper, ...], keys: dict[str, str], urls: Urls) -> dict[str, str]:
+    """Each paper's entry by slug, made once for its page, all.bib and its tags' files."""
+    return {p.slug: bibtex_entry(p, keys[p.slug], urls.absolute(paths.paper_file(p.slug)))
+            for p in papers}
+
+
 def site_entries(site: Site, papers: tuple[Paper, ...]) -> str:
     """The entries of `papers`, sorted by key, separated by blank lines."""
-    urls = Urls(site.config.base_url)
-    entries = sorted((site.cite_keys[p.slug], p) for p in papers)
-    return "\n".join(bibtex_entry(p, key, urls.absolute(paths.paper_file(p.slug)))
-                     for key, p in entries)
+    return "\n".join(site.bibtex[slug] for _, slug in sorted((site.cite_keys[p.slug], p.slug)
+                                                              for p in papers))
 
 
 def bib_files(site: Site) -> list[OutputFile]:

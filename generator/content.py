@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from pathlib import Path
@@ -67,6 +68,7 @@ def read_document(path: Path) -> SourceDoc:
     )
 
 
+@functools.lru_cache(maxsize=4096)  # why: a digest's few tags are slugified once per paper
 def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
     """Lowercase words joined by hyphens, accents dropped, cut at a word boundary.
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -30,10 +32,20 @@ class BuildFailed(Exception):
 
 def display_path(path: Path) -> str:
     """The path as the curator would type it: relative to the working directory if inside it."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+    folder, name = os.path.split(path)
+    relative = _relative_folder(folder, os.getcwd())
+    if relative is None:
         return path.as_posix()
+    return name if relative == "." else f"{relative}/{name}"
+
+
+@functools.lru_cache(maxsize=64)
+def _relative_folder(folder: str, cwd: str) -> str | None:
+    # why: resolving costs a system call per path part; a digest's papers share one folder
+    try:
+        return Path(folder).resolve().relative_to(Path(cwd).resolve()).as_posix()
+    except ValueError:
+        return None
 
 
 def unknown_key_message(key: str, known: Iterable[str], where: str) -> str:

@@ -4,6 +4,7 @@ import re
 
 from latex2mathml.converter import convert_to_element
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import get_default_latex_context_db
 
 _MAX_DEPTH = 24  # why: bounds recursion on pathological nesting like "{{{{…" or "$\text{$\text{…"
 
@@ -38,20 +39,28 @@ _ATTR_NAME = re.compile(r'[a-z][a-z-]*\Z')
 # why: OpenReview renders abstracts as Markdown, so '*Shadow Attack*' means emphasis
 _EMPHASIS = re.compile(r'(?<![\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])')
 _TO_TEXT = LatexNodes2Text()  # why: stateless between calls, and costly to make per math span
+# why: a walker made without one builds pylatexenc's whole macro table again, per math span
+_WALKER_MACROS = get_default_latex_context_db()
 _MACRO_SLASH = re.compile(r'\\+(?=[A-Za-z])')
 
 
 def abstract_to_html(text: str) -> str:
     """Safe HTML for an abstract: paragraphs, formatted text, MathML math, real links."""
-    paras = (_html(_parse(p)).strip() for p in _paragraphs(text))
-    return '\n'.join(f'<p>{p}</p>' for p in paras if p)
+    return render_abstract(text)[0]
 
 
 def abstract_to_text(text: str) -> str:
     """Clean plain text (Unicode, no $ or backslash macros) for search indexes, feeds and excerpts."""
+    return render_abstract(text)[1]
+
+
+def render_abstract(text: str) -> tuple[str, str]:
+    """The abstract as HTML and as plain text, from one parse of each paragraph."""
+    parsed = [_parse(p) for p in _paragraphs(text)]
+    paras = (_html(toks).strip() for toks in parsed)
     # why: unknown macros stay visible in HTML, but plain text must not carry `\macro`
-    paras = (' '.join(_MACRO_SLASH.sub('', _text(_parse(p))).split()) for p in _paragraphs(text))
-    return '\n\n'.join(p for p in paras if p)
+    texts = (' '.join(_MACRO_SLASH.sub('', _text(toks)).split()) for toks in parsed)
+    return ('\n'.join(f'<p>{p}</p>' for p in paras if p), '\n\n'.join(t for t in texts if t))
 
 
 def _paragraphs(text) -> list:
@@ -296,6 +305,6 @@ def _math_text(src: str) -> str:
     src = _prepare_math(src)
     try:
         # why: pylatexenc drops the contents of \texttt
-        return _TO_TEXT.latex_to_text(src.replace('\\texttt', '\\textrm'))
+        return _TO_TEXT.latex_to_text(src.replace('\\texttt', '\\textrm'), latex_context=_WALKER_MACROS)
     except Exception:  # why: pylatexenc raises on some macros (e.g. \href)
         return re.sub(r'\\[A-Za-z]+|[\\${}]', ' ', src)

@@ -1,23 +1,28 @@
-"""A lossless, smaller wire form of a lunr index.
+"""The small wire form of a lunr index: what lunr's index is made of, not what follows from it.
 
-lunr's own JSON repeats every field name in every term's posting (empty ones included) and
-writes every document vector key as a string. Readers download the index whole before the
-first answer, so we send the same data packed; `static/search-index.js` unpacks it into
-exactly lunr's JSON before `lunr.Index.load`, so lunr.js 2.3.9 answers as lunr.py does.
+lunr's own JSON holds each field's term vector with BM25 scores, and, for every term, the
+documents that have it (per field, empty fields included). Both follow from each field's terms
+and their counts: a term's postings are the vectors that hold it, its idf is their number, and
+a score is lunr's BM25 of the count, the idf and the field's length against its average. So we
+send the counts, and `static/search-index.js` derives the rest exactly as lunr.py computes it
+(the same float operations in the same order) before `lunr.Index.load`, so lunr.js 2.3.9
+answers as lunr.py does. `unpack` below is the reader's Python twin, which the tests compare
+with `lunr.lunr(...).serialize()`.
 
-    {"format": FORMAT, "version", "fields", "pipeline",
-     "terms":    [term, ...]                                   # in lunr's _index order
-     "postings": [[field no, n, ref delta x n, ...], ...]      # per term; empty fields left out
-     "vectors":  [[field no, ref, n, term-index delta x n, score x 1000 x n], ...]}
+    {"format": FORMAT, "version", "fields", "boosts", "bm25": [k1, b], "documents", "pipeline",
+     "terms":   [term, ...]                                         # in lunr's _index order
+     "vectors": [[field no, ref, n, term-index delta x n, count x n], ...]}   # by ref, field
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable
 
 from .lunrbuild import SEARCH_PIPELINE, VERSION, BuiltIndex
 
-FORMAT = "digest-lunr/1"
+FORMAT = "digest-lunr/2"
+K1, B = 1.2, 0.75  # lunr's Builder defaults
 
 
 def _deltas(numbers: Iterable[int]) -> list[int]:
@@ -30,45 +35,50 @@ def _deltas(numbers: Iterable[int]) -> list[int]:
 
 def pack(index: BuiltIndex) -> dict[str, Any]:
     """The packed form of an index built by generator.lunrbuild."""
-    postings = []
-    for by_field in index.postings:
-        row: list[int] = []
-        for number, refs in enumerate(by_field):
-            if refs:
-                row += [number, len(refs), *_deltas(refs)]
-        postings.append(row)
-    # why: lunr rounds scores to 3 places, so x1000 is an exact integer
-    vectors = [[number, ref, len(pairs), *_deltas(p for p, _ in pairs),
-                *(round(score * 1000) for _, score in pairs)]
-               for number, ref, pairs in index.vectors]
-    return {"format": FORMAT, "version": VERSION, "fields": index.fields,
-            "pipeline": SEARCH_PIPELINE, "terms": index.terms, "postings": postings,
-            "vectors": vectors}
+    vectors = [[number, ref, len(terms), *_deltas(terms), *counts]
+               for number, ref, terms, counts in index.vectors]
+    return {"format": FORMAT, "version": VERSION, "fields": index.fields, "boosts": index.boosts,
+            "bm25": [K1, B], "documents": index.documents, "pipeline": SEARCH_PIPELINE,
+            "terms": index.terms, "vectors": vectors}
 
 
 def unpack(packed: dict[str, Any]) -> dict[str, Any]:
     """lunr's serialised index back from the packed form (the JavaScript reader's twin)."""
-    fields = packed["fields"]
-    inverted = []
-    for position, (term, row) in enumerate(zip(packed["terms"], packed["postings"])):
-        posting: dict[str, Any] = {"_index": position, **{field: {} for field in fields}}
-        at = 0
-        while at < len(row):
-            field, count = fields[row[at]], row[at + 1]
-            ref = 0
-            for delta in row[at + 2: at + 2 + count]:
-                ref += delta
-                posting[field][str(ref)] = {}
-            at += 2 + count
-        inverted.append([term, posting])
-    inverted.sort(key=lambda entry: entry[0])
+    fields, documents = packed["fields"], packed["documents"]
+    k1, b = packed["bm25"]
+    rows = [_row(v) for v in packed["vectors"]]
+    postings: list[dict[str, Any]] = [{"_index": n, **{f: {} for f in fields}}
+                                      for n in range(len(packed["terms"]))]
+    totals, with_term = [0] * len(fields), [0] * len(postings)
+    for number, ref, terms, counts in rows:
+        totals[number] += sum(counts)
+        for term in terms:
+            postings[term][fields[number]][str(ref)] = {}
+            with_term[term] += 1
+    idf = [_idf(count, documents) for count in with_term]
+    average = [total / documents if documents else 0 for total in totals]
     vectors = []
-    for field, ref, count, *rest in packed["vectors"]:
-        positions, position = [], 0
-        for delta in rest[:count]:
-            position += delta
-            positions.append(position)
-        elements = [x for pair in zip(positions, (s / 1000 for s in rest[count:])) for x in pair]
-        vectors.append([f"{fields[field]}/{ref}", elements])
+    for number, ref, terms, counts in rows:
+        norm = k1 * (1 - b + b * (sum(counts) / average[number])) if counts else 0
+        boost = packed["boosts"][number]
+        # why: the same expression, in the same order, as lunr.py's Builder, for identical floats
+        scores = [round(idf[t] * ((k1 + 1) * tf) / (norm + tf) * boost, 3) for t, tf in zip(terms, counts)]
+        vectors.append([f"{fields[number]}/{ref}", [x for pair in zip(terms, scores) for x in pair]])
+    inverted = sorted(([term, posting] for term, posting in zip(packed["terms"], postings)),
+                      key=lambda entry: entry[0])
     return {"version": packed["version"], "fields": fields, "fieldVectors": vectors,
             "invertedIndex": inverted, "pipeline": packed["pipeline"]}
+
+
+def _row(vector: list[int]) -> tuple[int, int, list[int], list[int]]:
+    number, ref, count, rest = vector[0], vector[1], vector[2], vector[3:]
+    terms, position = [], 0
+    for delta in rest[:count]:
+        position += delta
+        terms.append(position)
+    return number, ref, terms, rest[count:]
+
+
+def _idf(with_term: int, documents: int) -> float:
+    """lunr's idf; like lunr, a document counts once for each field that has the term."""
+    return math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))

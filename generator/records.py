@@ -117,6 +117,9 @@ class Paper:
     """The body as plain text, for search."""
     draft: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    search_terms: tuple[tuple[tuple[str, int], ...], ...] = ()
+    """What the search index holds of it, per indexed field (see search.paper_terms); made when
+    the paper is checked, so it is computed in parallel and cached. Empty: not made yet."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,8 @@ class Site:
     """SOURCE_DATE_EPOCH if set, else the newest paper's date: never 'now'."""
     cite_keys: dict[str, str] = field(default_factory=dict)
     """BibTeX citation key of every paper, by slug: stable and unique."""
+    bibtex: dict[str, str] = field(default_factory=dict)
+    """BibTeX entry of every paper, by slug."""
 
 
 @dataclass(frozen=True)

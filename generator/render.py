@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,6 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls as paths
-from .bibtex import bibtex_entry
 from .metadata import page_meta
 from .records import OutputFile, Paper, Site, TagGroup
 from .urls import Urls
@@ -21,13 +21,35 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         autoescape=True, undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        auto_reload=False,  # why: each build makes its own environment; no stat per page
     )
 
 
-def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> list[OutputFile]:
-    """Every HTML page of the site."""
+@dataclass(frozen=True)
+class PagePlan:
+    """Every HTML page of the site, described; each is rendered on its own, in any process."""
+
+    site: Site
+    env: jinja2.Environment
+    common: dict[str, Any]
+    pages: list[tuple[str, str, dict[str, Any], Paper | None]]
+    """(output path, template, context, the paper of a paper page)."""
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def make(self, number: int) -> OutputFile:
+        """Page `number` rendered: its bytes depend on nothing but the plan."""
+        path, template, context, paper = self.pages[number]
+        urls = Urls(self.site.config.base_url)
+        meta = page_meta(self.site, urls, path, context["page_title"], context["description"], paper)
+        html = self.env.get_template(template).render({**self.common, **context, "meta": meta})
+        return OutputFile(path, html.encode("utf-8"))
+
+
+def plan_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> PagePlan:
+    """Every page's template and context; cards are rendered once here for every listing."""
     urls = Urls(site.config.base_url)
-    common = _common(site, urls, asset_urls)
     cards = rendered_cards(site, env, urls)
     pages: list[tuple[str, str, dict[str, Any], Paper | None]] = [
         (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls), None),
@@ -41,15 +63,13 @@ def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]
     for g in site.tags:
         pages += [(path, "tag.html", context, None) for path, context in listing_pages(
             paths.tag_file(g.tag.slug), tag_context(g, site, urls), g.papers, cards, site, urls)]
-    files = []
-    for path, template, context, paper in pages:
-        meta = page_meta(site, urls, path, context["page_title"], context["description"], paper)
-        files.append(OutputFile(path, _render(env, template, {**common, **context, "meta": meta})))
-    return files
+    return PagePlan(site, env, _common(site, urls, asset_urls), pages)
 
 
-def _render(env: jinja2.Environment, template: str, context: dict[str, Any]) -> bytes:
-    return env.get_template(template).render(**context).encode("utf-8")
+def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> list[OutputFile]:
+    """Every HTML page of the site, rendered here."""
+    plan = plan_pages(site, env, asset_urls)
+    return [plan.make(number) for number in range(len(plan))]
 
 
 def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
@@ -125,12 +145,11 @@ def home_context(site: Site, urls: Urls) -> dict[str, Any]:
 def paper_context(paper: Paper, site: Site, urls: Urls) -> dict[str, Any]:
     """A paper's own page: every field of the record, and its BibTeX entry."""
     card = paper_card(paper, urls, site.config.home_excerpt_words)
-    entry = bibtex_entry(paper, site.cite_keys[paper.slug], urls.absolute(paths.paper_file(paper.slug)))
     return {"page_title": paper.title, "description": excerpt(paper.abstract_text, 30),
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},
-            "bibtex": {"entry": entry}}
+            "bibtex": {"entry": site.bibtex[paper.slug]}}
 
 
 def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from . import urls as paths
-from .lunrbuild import BuiltIndex, build
+from .lunrbuild import BuiltIndex, FieldTerms, build_from_terms, document_terms
 from .lunrpack import pack
 from .records import OutputFile, Paper, Site
 from .urls import Urls
@@ -32,10 +32,15 @@ def search_texts(paper: Paper) -> list[str]:
             index_text(paper.abstract_text), index_text(paper.notes_text)]
 
 
+def paper_terms(paper: Paper) -> tuple[FieldTerms, ...]:
+    """The terms lunr indexes for one paper, counted, per field of FIELDS."""
+    return document_terms(search_texts(paper))
+
+
 def build_index(papers: tuple[Paper, ...]) -> BuiltIndex:
     """The lunr index lunr.py would build, refs being the papers' positions (short integers)."""
-    return build((search_texts(paper) for paper in papers), [name for name, _ in FIELDS],
-                 [boost for _, boost in FIELDS])
+    return build_from_terms((paper.search_terms or paper_terms(paper) for paper in papers),
+                            [name for name, _ in FIELDS], [boost for _, boost in FIELDS])
 
 
 DOC_CHUNK = 25

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .checks import FieldReader, describe
 from .content import slugify
 from .errors import BuildFailed, ContentError, display_path, unknown_key_message
-from .latex import abstract_to_html, abstract_to_text
+from .latex import render_abstract
 from .links import LinkProblem, arxiv_base, build_links, resolve
 from .notes import html_to_text, notes_to_html
 from .records import LINK_KINDS, Paper, SourceDoc, Tag
+from .search import paper_terms
 
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "tags", "links", "tldr",
               "draft", "extra"}
@@ -61,14 +62,14 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
     abstract = fields.text("abstract", required=True)
     urls, ids = _links(fields)
     notes_html = notes_to_html(doc.body)
+    abstract_html, abstract_text = render_abstract(abstract)
     paper = Paper(
         slug=doc.slug, source=doc.path,
         title=fields.text("title", required=True),
         authors=fields.text_list("authors", required=True),
         date=_date(fields),
         abstract=abstract,
-        abstract_html=abstract_to_html(abstract),
-        abstract_text=abstract_to_text(abstract),
+        abstract_html=abstract_html, abstract_text=abstract_text,
         venue=fields.text("venue"),
         tags=tuple(Tag(name, slugify(name, max_length=80, ascii_only=False)) for name in _tags(fields)),
         links=build_links(urls), ids=ids,
@@ -77,7 +78,7 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
         draft=fields.boolean("draft"),
         extra=fields.mapping_of("extra"),
     )
-    return None if fields.errors else paper
+    return None if fields.errors else replace(paper, search_terms=paper_terms(paper))
 
 
 def _date(fields: FieldReader) -> dt.date:

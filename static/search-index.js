@@ -1,79 +1,95 @@
-/* Reads the search index the build writes (generator/lunrpack.py). unpackIndex() gives back
-   exactly the JSON lunr.py serialised, for lunr.Index.load. loadIndex() builds the same
-   lunr.Index without making every posting up front: a posting or a document vector is made the
-   first time a query touches it, so the index is ready in a fraction of the time. */
+/* Reads the search index the build writes (generator/lunrpack.py): each field's terms and their
+   counts. Postings, idf and BM25 scores follow from those; they are derived here with the same
+   float operations, in the same order, as lunr.py's Builder, so unpackIndex() gives back exactly
+   the JSON lunr.py serialises, for lunr.Index.load. loadIndex() builds the same lunr.Index
+   without making every posting up front: a posting or a document vector is made the first time
+   a query touches it, so the index is ready in a fraction of the time. */
 (function (root) {
   "use strict";
-  var FORMAT = "digest-lunr/1";
+  var FORMAT = "digest-lunr/2";
 
-  function postings(packed) {
-    var fields = packed.fields;
-    var entries = packed.terms.map(function (term, position) {
-      var posting = { _index: position };
-      fields.forEach(function (field) { posting[field] = {}; });
-      var row = packed.postings[position];
-      for (var at = 0; at < row.length; at += 2 + row[at + 1]) {
-        var target = posting[fields[row[at]]];
-        for (var i = 0, ref = 0; i < row[at + 1]; i++) {
-          ref += row[at + 2 + i];
-          target[ref] = {};
-        }
+  /** One pass over the vectors: each term's vectors (by number, in ref order), its idf, and
+      each field's average length. */
+  function derive(packed) {
+    var vectors = packed.vectors, termCount = packed.terms.length;
+    var counts = new Int32Array(termCount), totals = packed.fields.map(function () { return 0; });
+    vectors.forEach(function (v) {
+      for (var i = 0, term = 0, n = v[2]; i < n; i++) {
+        term += v[3 + i];
+        counts[term]++;
+        totals[v[0]] += v[3 + n + i];
       }
-      return [term, posting];
     });
-    // why: lunr's TokenSet builder needs the terms in order, as lunr.py wrote them
-    return entries.sort(function (a, b) { return byTerm(a[0], b[0]); });
+    var starts = new Int32Array(termCount + 1);
+    for (var t = 0; t < termCount; t++) { starts[t + 1] = starts[t] + counts[t]; }
+    var holders = new Int32Array(starts[termCount]), next = starts.slice(0, termCount);
+    vectors.forEach(function (v, number) {
+      for (var i = 0, term = 0; i < v[2]; i++) {
+        term += v[3 + i];
+        holders[next[term]++] = number;
+      }
+    });
+    var documents = packed.documents, idf = new Float64Array(termCount);
+    for (t = 0; t < termCount; t++) {
+      idf[t] = Math.log(1 + Math.abs((documents - counts[t] + 0.5) / (counts[t] + 0.5)));
+    }
+    var averages = totals.map(function (total) { return documents ? total / documents : 0; });
+    return { starts: starts, holders: holders, idf: idf, averages: averages };
   }
 
-  function vectors(packed) {
-    return packed.vectors.map(function (v) {
-      var count = v[2];
-      var elements = [];
-      for (var i = 0, position = 0; i < count; i++) {
-        position += v[3 + i];
-        elements.push(position, v[3 + count + i] / 1000);
-      }
-      return [packed.fields[v[0]] + "/" + v[1], elements];
-    });
+  /** The fields and refs of the documents that hold term `position`, as lunr's posting. */
+  function posting(packed, derived, position) {
+    var result = { _index: position };
+    var texts = packed.fields.map(function () { return ""; });
+    for (var k = derived.starts[position]; k < derived.starts[position + 1]; k++) {
+      var v = packed.vectors[derived.holders[k]];
+      texts[v[0]] += (texts[v[0]] ? ",\"" : "\"") + v[1] + "\":{}";
+    }
+    // why: JSON.parse makes integer-keyed objects several times faster than assignments do
+    packed.fields.forEach(function (field, n) { result[field] = JSON.parse("{" + texts[n] + "}"); });
+    return result;
   }
+
+  /** A document field's [term index, score, ...], scored by lunr's BM25 as lunr.py does. */
+  function elements(packed, derived, v) {
+    var k1 = packed.bm25[0], b = packed.bm25[1], n = v[2], length = 0, i;
+    for (i = 0; i < n; i++) { length += v[3 + n + i]; }
+    var norm = n ? k1 * (1 - b + b * (length / derived.averages[v[0]])) : 0;
+    var boost = packed.boosts[v[0]], out = [], term = 0;
+    for (i = 0; i < n; i++) {
+      var tf = v[3 + n + i];
+      term += v[3 + i];
+      out.push(term, round3(derived.idf[term] * ((k1 + 1) * tf) / (norm + tf) * boost));
+    }
+    return out;
+  }
+
+  /** Python's round(x, 3): toFixed rounds the exact binary value, as Python does (the two part
+      only on an exact tie, x = m/16, which a BM25 score with its logarithm never is). */
+  function round3(x) { return Number(x.toFixed(3)); }
 
   /** lunr's serialised index from the packed one; an unpacked index passes through as it is. */
   function unpackIndex(packed) {
     if (packed.format === undefined) { return packed; }
+    checkFormat(packed);
+    var derived = derive(packed);
+    var inverted = packed.terms.map(function (term, position) {
+      return [term, posting(packed, derived, position)];
+    });
+    // why: lunr's TokenSet builder needs the terms in order, as lunr.py wrote them
+    inverted.sort(function (a, b) { return byTerm(a[0], b[0]); });
+    var vectors = packed.vectors.map(function (v) {
+      return [packed.fields[v[0]] + "/" + v[1], elements(packed, derived, v)];
+    });
+    return { version: packed.version, fields: packed.fields, fieldVectors: vectors,
+      invertedIndex: inverted, pipeline: packed.pipeline };
+  }
+
+  function checkFormat(packed) {
     if (packed.format !== FORMAT) { throw new Error("unknown search index format " + packed.format); }
-    return { version: packed.version, fields: packed.fields, fieldVectors: vectors(packed),
-      invertedIndex: postings(packed), pipeline: packed.pipeline };
   }
 
   function byTerm(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
-
-  function posting(packed, position) {
-    var result = { _index: position };
-    var fields = packed.fields;
-    var row = packed.postings[position];
-    var refs = {};
-    for (var at = 0; at < row.length; at += 2 + row[at + 1]) {
-      // why: JSON.parse makes integer-keyed objects several times faster than assignments do
-      var text = "{";
-      for (var i = 0, ref = 0; i < row[at + 1]; i++) {
-        ref += row[at + 2 + i];
-        text += (i ? ",\"" : "\"") + ref + "\":{}";
-      }
-      refs[row[at]] = JSON.parse(text + "}");
-    }
-    fields.forEach(function (field, n) { result[field] = refs[n] || {}; });
-    return result;
-  }
-
-  function vector(lunr, packed, v) {
-    var count = v[2];
-    var elements = [];
-    for (var i = 0, position = 0; i < count; i++) {
-      position += v[3 + i];
-      elements.push(position, v[3 + count + i] / 1000);
-    }
-    return new lunr.Vector(elements);
-  }
 
   /** A read-only map whose values are made from `make(key)` on first use. */
   function lazy(keys, make) {
@@ -140,14 +156,18 @@
 
   /** The lunr.Index that lunr.Index.load(unpackIndex(packed)) would give, made lazily. */
   function loadIndex(lunr, packed) {
-    if (packed.format !== FORMAT) { return lunr.Index.load(unpackIndex(packed)); }
+    if (packed.format === undefined) { return lunr.Index.load(packed); }
+    checkFormat(packed);
+    var derived = derive(packed);
     var positions = Object.create(null);
     packed.terms.forEach(function (term, position) { positions[term] = position; });
     var vectorsAt = Object.create(null);
     packed.vectors.forEach(function (v, n) { vectorsAt[packed.fields[v[0]] + "/" + v[1]] = n; });
     return new lunr.Index({
-      invertedIndex: lazy(positions, function (position) { return posting(packed, position); }),
-      fieldVectors: lazy(vectorsAt, function (n) { return vector(lunr, packed, packed.vectors[n]); }),
+      invertedIndex: lazy(positions, function (position) { return posting(packed, derived, position); }),
+      fieldVectors: lazy(vectorsAt, function (n) {
+        return new lunr.Vector(elements(packed, derived, packed.vectors[n]));
+      }),
       tokenSet: tokenSet(lunr, packed.terms.slice().sort(byTerm)),
       fields: packed.fields,
       pipeline: lunr.Pipeline.load(packed.pipeline)

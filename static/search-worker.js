@@ -11,7 +11,9 @@ var docsBase = "";
 var chunks = {};
 
 function fetchJson(url) {
-  return fetch(url).then(function (r) {
+  // why: the index, facets and documents keep their URLs across builds and must match each
+  // other and this script; revalidating costs a 304 when nothing changed
+  return fetch(url, { cache: "no-cache" }).then(function (r) {
     if (!r.ok) { throw new Error(r.status + " " + url); }
     return r.json();
   });

@@ -16,7 +16,7 @@ def test_build_is_the_default_command_and_reports_each_stage(tmp_path):
     write_content(tmp_path, {"x": paper_source()})
     result = run(cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    for stage in ("papers", "render", "search", "write"):
+    for stage in ("papers", "plan", "search", "files", "write"):
         assert f"  {stage} " in result.stdout
     assert str((tmp_path / "_site").resolve()) in result.stdout
     assert (tmp_path / "_site/papers/x/index.html").is_file()

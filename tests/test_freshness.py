@@ -12,7 +12,7 @@ def options(tmp_path):
 
 
 def no_render(monkeypatch):
-    monkeypatch.setattr(pipeline, "render_pages", lambda *a: pytest.fail("the build did work"))
+    monkeypatch.setattr(pipeline, "plan_pages", lambda *a: pytest.fail("the build did work"))
 
 
 def test_a_build_with_nothing_changed_does_no_work(options, monkeypatch):
@@ -57,8 +57,8 @@ def test_without_a_cache_every_build_is_full(options, monkeypatch):
     uncached = BuildOptions(**{**options.__dict__, "cache": None})
     build(uncached)
     calls = []
-    real = pipeline.render_pages
-    monkeypatch.setattr(pipeline, "render_pages", lambda *a: calls.append(1) or real(*a))
+    real = pipeline.plan_pages
+    monkeypatch.setattr(pipeline, "plan_pages", lambda *a: calls.append(1) or real(*a))
     build(uncached)
     assert calls == [1]
 

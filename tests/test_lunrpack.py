@@ -34,7 +34,10 @@ def test_an_unpacked_index_answers_like_lunr_py_s_own():
         assert ours.search(query) == theirs.search(query)
 
 
-def test_pack_leaves_empty_fields_out_of_postings():
-    packed = pack(build_index((make_paper("0", title="alpha", abstract_text="beta"),)))
+def test_pack_sends_each_field_s_term_counts_and_nothing_derived():
+    packed = pack(build_index((make_paper("0", title="alpha alpha", abstract_text="beta"),)))
     assert packed["terms"] == ["alpha", "ada", "lovelac", "beta"]
-    assert packed["postings"] == [[0, 1, 0], [1, 1, 0], [1, 1, 0], [3, 1, 0]]
+    # [field, ref, n, term-index deltas, counts]: title, authors, tags (empty), abstract, notes
+    assert packed["vectors"] == [[0, 0, 1, 0, 2], [1, 0, 2, 1, 1, 1, 1], [2, 0, 0],
+                                 [3, 0, 1, 3, 1], [4, 0, 0]]
+    assert "postings" not in packed and packed["documents"] == 1

@@ -65,3 +65,39 @@ def test_write_site_refuses_to_replace_a_folder_it_did_not_build(tmp_path):
 def test_write_site_leaves_the_site_readable_by_a_web_server(tmp_path):
     write_site(site_files(), tmp_path / "out")
     assert os.stat(tmp_path / "out").st_mode & 0o055 == 0o055
+
+
+class Numbered:
+    """Files made on demand, as the page plan makes them."""
+
+    def __init__(self, count):
+        self.count = count
+
+    def __len__(self):
+        return self.count
+
+    def make(self, number):
+        return OutputFile(f"p/{number}/index.html", f"page {number}".encode())
+
+
+def test_produced_files_are_the_same_made_here_or_by_workers(tmp_path, monkeypatch):
+    import generator.output as output_module
+    monkeypatch.setattr(output_module, "PARALLEL_FROM", 2)
+    here = write_site(site_files(), tmp_path / "here", Numbered(40), workers=1)
+    there = write_site(site_files(), tmp_path / "there", Numbered(40), workers=2)
+    assert tree(tmp_path / "here") == tree(tmp_path / "there")
+    assert len(tree(tmp_path / "there")) == 43 and here == there
+
+
+def test_two_files_with_one_path_fail_and_write_nothing(tmp_path):
+    with pytest.raises(ValueError, match="same path"):
+        write_site(site_files(), tmp_path / "out", _Clash())
+    assert not (tmp_path / "out").exists()
+
+
+class _Clash(Numbered):
+    def __init__(self):
+        super().__init__(1)
+
+    def make(self, number):
+        return OutputFile("index.html", b"again")

@@ -1,5 +1,6 @@
 import pytest
 
+import generator.output as output_module
 import generator.papers as papers_module
 from factories import REPO, paper_source, write_content
 from generator.errors import BuildFailed
@@ -70,6 +71,7 @@ def test_parallel_checking_gives_the_same_papers_in_the_same_order(tmp_path, mon
 def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
     monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(output_module, "PARALLEL_FROM", 2)  # pages rendered by workers too
     content = REPO / "content"
 
     def files(out):
