@@ -5,6 +5,16 @@ input (the content files, templates, static files, the npm libraries the site sh
 generator's code and its libraries' versions, the options and SOURCE_DATE_EPOCH) is kept with a
 list of the files written (size and mtime). When both match, nothing would change and the
 build stops early; anything else, including an edited or deleted output file, builds in full.
+
+The fingerprint hashes file contents and names, so a file touched but unchanged is no change.
+Reading every input each time is slow on a large digest, so, as git's index does, a table
+beside the build record keeps each input's stat (size, mtime, ctime, inode) and content hash;
+a file whose stat is unchanged reuses its hash and is not read. A file changed within RACY_NS
+of the scan that hashed it could have been edited again in the same clock tick without its
+stat showing it, so it is read again until a later scan sees it settled ("racy", in git's
+words; ctime, which no program can set back, catches most of these too). The table is
+rewritten whole beside itself and renamed over, and one missing or unreadable is as empty:
+every file is then read, as before there was a table.
 """
 
 from __future__ import annotations
@@ -12,11 +22,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 LIBRARIES = ("Jinja2", "Markdown", "PyYAML", "lunr", "latex2mathml", "pylatexenc", "nh3")
+
+RACY_NS = 2_000_000_000
+"""How close to a scan a file's timestamps make it suspect: file systems keep times as coarsely
+as 2 s (FAT), and an edit inside one tick leaves the stat as it was."""
+
+NOT_INPUTS = frozenset({"__pycache__"})
+"""Folders skipped among the inputs: Python's bytecode, rewritten by merely running the code."""
 
 
 @dataclass(frozen=True)
@@ -29,18 +47,22 @@ class Inputs:
     """The build options that change output (base URL, drafts), as text."""
 
 
-def fingerprint(inputs: Inputs) -> str:
-    """A hash of every byte and setting the build's output depends on."""
-    digest = hashlib.sha256()
-    digest.update(inputs.options.encode() + b"\0" + os.environ.get("SOURCE_DATE_EPOCH", "").encode())
-    for name in LIBRARIES:
-        digest.update(f"{name}={_version(name)}\0".encode())
-    folders = [inputs.content, inputs.project / "templates", inputs.project / "static",
-               inputs.project / "generator", inputs.project / "node_modules" / "lunr"]
-    for folder in folders:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(str(path.relative_to(folder)).encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+def fingerprint(inputs: Inputs, record: Path | None = None) -> str:
+    """A hash of every byte and setting the build's output depends on. Given the build's
+    `record`, files as the last fingerprint saw them are not read again."""
+    table = record.with_suffix(".inputs.json") if record else None
+    last_scan, known = _load_table(table) if table else (0, {})
+    scan = time.time_ns()  # why: taken before any stat, so an edit racing this scan is racy
+    digest = hashlib.sha256(_settings(inputs))
+    rows, read = {}, 0
+    for name, entry in _input_files(inputs):
+        old = known.get(entry.path)
+        rows[entry.path] = row = _row(entry, old, last_scan)
+        read += row is not old
+        digest.update(f"{name}\0{row[4]}".encode())
+    # why: rewritten after a read even if equal, so the newer scan time lets racy rows settle
+    if table and (read or rows.keys() != known.keys()):
+        _save_table(table, scan, rows)
     return digest.hexdigest()
 
 
@@ -51,7 +73,7 @@ def fresh_files(record: Path, out: Path, key: str) -> dict[str, list[int]] | Non
         last = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if last.get("key") != key:
+    if not isinstance(last, dict) or last.get("key") != key:
         return None
     files = _listing(out)
     return files if last.get("files") == files else None
@@ -59,10 +81,7 @@ def fresh_files(record: Path, out: Path, key: str) -> dict[str, list[int]] | Non
 
 def remember(record: Path, out: Path, key: str) -> None:
     """Keep the fingerprint and the output listing of a build that just succeeded."""
-    record.parent.mkdir(parents=True, exist_ok=True)
-    partial = record.with_name(record.name + f".{os.getpid()}")
-    partial.write_text(json.dumps({"key": key, "files": _listing(out)}), encoding="utf-8")
-    os.replace(partial, record)
+    _write_aside(record, {"key": key, "files": _listing(out)})
 
 
 def record_path(cache: Path, out: Path) -> Path:
@@ -70,15 +89,96 @@ def record_path(cache: Path, out: Path) -> Path:
     return cache / "builds" / (hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16] + ".json")
 
 
+def _settings(inputs: Inputs) -> bytes:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    versions = "".join(f"{name}={_version(name)}\0" for name in LIBRARIES)
+    return f"{inputs.options}\0{epoch}{versions}".encode()
+
+
+def _input_files(inputs: Inputs) -> list[tuple[str, os.DirEntry[str]]]:
+    """(path below its folder, entry) for every input file, folder by folder, by path."""
+    project = inputs.project
+    folders = [inputs.content, project / "templates", project / "static", project / "generator",
+               project / "node_modules" / "lunr"]
+    return [found for folder in folders
+            for found in sorted(_files(os.path.abspath(folder), NOT_INPUTS), key=_by_name)]
+
+
+def _by_name(found: tuple[str, os.DirEntry[str]]) -> str:
+    return found[0]
+
+
+def _row(entry: os.DirEntry[str], known: object, last_scan: int) -> list:
+    """[size, mtime_ns, ctime_ns, inode, sha256] of a file: the table's own row if the file's
+    stat is as it was and it had settled by the last scan, else a new row from reading it."""
+    stat = entry.stat()
+    row = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino]
+    if isinstance(known, list) and len(known) == 5 and known[:4] == row \
+            and max(stat.st_mtime_ns, stat.st_ctime_ns) < last_scan - RACY_NS:
+        return known
+    return row + [_hash_file(entry.path)]
+
+
+def _hash_file(path: str) -> str:
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def _load_table(table: Path) -> tuple[int, dict[str, object]]:
+    """When the last scan began and what it saw; nothing (hash everything) if unreadable."""
+    try:
+        data = json.loads(table.read_text(encoding="utf-8"))
+        scan, files = data["scan_ns"], data["files"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return 0, {}
+    if not (isinstance(scan, int) and isinstance(files, dict)):
+        return 0, {}
+    return scan, files
+
+
+def _save_table(table: Path, scan: int, files: dict[str, list]) -> None:
+    try:
+        _write_aside(table, {"scan_ns": scan, "files": files})
+    except OSError:
+        pass  # why: the table only saves time; the next fingerprint hashes what it must
+
+
+def _write_aside(path: Path, data: object) -> None:
+    """Write JSON beside `path`, then rename it over: a reader sees the old file or the new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + f".{os.getpid()}")
+    partial.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(partial, path)
+
+
 def _listing(out: Path) -> dict[str, list[int]]:
-    if not out.is_dir():
-        return {}
+    """[size, mtime_ns] of every file in `out`, by its path there: any edit, deletion or
+    addition shows (an edit keeping size and mtime does not: outputs are not hashed)."""
     files = {}
-    for path in sorted(out.rglob("*")):
-        if path.is_file():
-            stat = path.stat()
-            files[path.relative_to(out).as_posix()] = [stat.st_size, stat.st_mtime_ns]
+    for name, entry in _files(str(out)):
+        stat = entry.stat()
+        files[name] = [stat.st_size, stat.st_mtime_ns]
     return files
+
+
+def _files(top: str, prune: frozenset[str] = frozenset()) -> list[tuple[str, os.DirEntry[str]]]:
+    """(path below `top` with '/', entry) for every file, in no order. As with Path.rglob,
+    symlinked files count and symlinked folders are not followed."""
+    found, folders = [], [("", top)]
+    while folders:  # why: a stack, not recursion: nested generators cost more than the I/O
+        prefix, folder = folders.pop()
+        try:
+            listing = os.scandir(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with listing:
+            for entry in listing:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in prune:
+                        folders.append((prefix + entry.name + "/", entry.path))
+                elif entry.is_file():
+                    found.append((prefix + entry.name, entry))
+    return found
 
 
 def _version(name: str) -> str:

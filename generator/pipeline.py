@@ -113,4 +113,5 @@ def _fingerprint(options: BuildOptions) -> tuple[Path | None, str]:
     if options.cache is None:
         return None, ""
     inputs = Inputs(options.content, options.project, f"{options.base_url}\0{options.drafts}")
-    return record_path(options.cache, options.out), fingerprint(inputs)
+    record = record_path(options.cache, options.out)
+    return record, fingerprint(inputs, record)

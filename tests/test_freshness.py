@@ -1,7 +1,12 @@
+import os
+import time
+
 import pytest
 
+import generator.freshness as freshness
 import generator.pipeline as pipeline
 from factories import REPO, paper_source, write_content
+from generator.freshness import Inputs, fingerprint
 from generator.pipeline import BuildOptions, build
 
 
@@ -78,3 +83,79 @@ def test_an_edit_made_during_a_build_is_built_next_time(options, monkeypatch):
     paper.write_text(before)  # back to the bytes the first fingerprint saw
     build(options)
     assert "First" in (options.out / "papers/a/index.html").read_text()
+
+
+# The table of input hashes: files are read only when their stat says they may have changed.
+
+
+@pytest.fixture()
+def inputs(tmp_path):
+    """Two papers and a site.yaml; the project (templates, generator...) is left out."""
+    content = write_content(tmp_path, {"a": paper_source(title="First"), "b": paper_source()})
+    return Inputs(content, tmp_path / "project", "options")
+
+
+@pytest.fixture()
+def record(tmp_path):
+    return tmp_path / "cache" / "builds" / "site.json"
+
+
+def reads(monkeypatch) -> list[str]:
+    """The paths of the files fingerprint reads from now on."""
+    paths = []
+    real = freshness._hash_file
+    monkeypatch.setattr(freshness, "_hash_file", lambda path: paths.append(path) or real(path))
+    return paths
+
+
+def settled_fingerprint(inputs, record, monkeypatch) -> str:
+    """The fingerprint as if taken 10 s from now, when no file is racy any more."""
+    later = time.time_ns() + 10 * 10**9
+    with monkeypatch.context() as clock:
+        clock.setattr(freshness.time, "time_ns", lambda: later)
+        return fingerprint(inputs, record)
+
+
+def test_only_changed_files_are_read_again(inputs, record, monkeypatch):
+    first = settled_fingerprint(inputs, record, monkeypatch)
+    assert fingerprint(inputs) == first  # the same as with no table: every file read
+    read = reads(monkeypatch)
+    assert fingerprint(inputs, record) == first
+    assert read == []
+    paper = inputs.content / "papers/a.md"
+    paper.write_text(paper_source(title="Second"))
+    assert fingerprint(inputs, record) != first
+    assert read == [str(paper)]
+
+
+@pytest.mark.parametrize("racy", [True, False])
+def test_an_edit_leaving_the_stat_as_it_was_is_caught_while_racy(inputs, record, monkeypatch,
+                                                                  racy):
+    """An edit in the clock tick of the last scan can leave size, mtime, ctime and inode as the
+    scan saw them. Simulated: same length, mtime put back, and the table given the new ctime.
+    Only the racy guard can then see it: the file changed within RACY_NS of that scan, so it
+    is read again. A file settled before the scan is trusted, as git trusts its index."""
+    first = fingerprint(inputs, record) if racy else settled_fingerprint(inputs, record, monkeypatch)
+    paper = inputs.content / "papers/a.md"
+    before = paper.stat()
+    paper.write_text(paper.read_text().replace("First", "Other"))
+    os.utime(paper, ns=(before.st_atime_ns, before.st_mtime_ns))
+    now = paper.stat()
+    assert (now.st_size, now.st_mtime_ns, now.st_ino) == (before.st_size, before.st_mtime_ns,
+                                                          before.st_ino)
+    table = freshness._load_table(record.with_suffix(".inputs.json"))
+    table[1][str(paper)][2] = now.st_ctime_ns  # why: as if the edit were in the scan's tick
+    freshness._save_table(record.with_suffix(".inputs.json"), *table)
+    assert (fingerprint(inputs, record) != first) is racy
+
+
+@pytest.mark.parametrize("damage", ["{not json", "[1, 2]", '{"scan_ns": 0, "files": []}',
+                                    '{"scan_ns": 0, "files": {"x": 1}}', "missing"])
+def test_a_missing_or_corrupt_table_means_every_file_is_read(inputs, record, monkeypatch,
+                                                             damage):
+    expected = settled_fingerprint(inputs, record, monkeypatch)
+    table = record.with_suffix(".inputs.json")
+    table.unlink() if damage == "missing" else table.write_text(damage)
+    read = reads(monkeypatch)
+    assert fingerprint(inputs, record) == expected
+    assert sorted(read) == sorted(str(p) for p in inputs.content.rglob("*") if p.is_file())
