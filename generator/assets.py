@@ -9,6 +9,7 @@ from . import urls as paths
 from .errors import BuildFailed, ContentError, display_path
 from .records import OutputFile
 from .urls import Urls
+from .watch import is_ignored
 
 # why: third-party code is never committed; the build copies it out of node_modules.
 NPM_ASSETS = {"lunr.min.js": Path("node_modules/lunr/lunr.min.js")}
@@ -29,11 +30,9 @@ def load_assets(static_dir: Path, project_dir: Path) -> list[OutputFile]:
 
 
 def is_published(path: Path, static_dir: Path) -> bool:
-    """Not a hidden file or an editor's swap, backup or lock file (`.x.swp`, `x~`, `.#x`, `#x#`)."""
-    parts = path.relative_to(static_dir).parts
-    name = parts[-1]
-    return not (any(part.startswith(".") for part in parts) or name.endswith("~")
-                or name.startswith("#") or name.endswith((".swp", ".swo", ".tmp")))
+    """Not hidden, nor an editor's swap, backup or lock file (`.x.swp`, `x~`, `.#x`, `#x#`), nor
+    inside a folder that is: the files the preview's watcher ignores are not the site's."""
+    return not any(is_ignored(part) for part in path.relative_to(static_dir).parts)
 
 
 def asset_urls(files: list[OutputFile], urls: Urls) -> dict[str, str]:

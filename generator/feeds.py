@@ -12,6 +12,7 @@ from xml.etree import ElementTree as ET
 from . import urls as paths
 from .links import arxiv_base
 from .records import OutputFile, Paper, Site, TagGroup
+from .site import newest_day
 from .urls import Urls
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -69,12 +70,10 @@ def feed_file(site: Site) -> OutputFile:
 def tag_feed_file(site: Site, group: TagGroup) -> OutputFile:
     """tags/<tag>/feed.xml: the tag's newest papers; updated when its newest paper was added."""
     urls, name = Urls(site.config.base_url), group.tag.name
-    newest = max(paper.date for paper in group.papers)
     # why: not SOURCE_DATE_EPOCH, which CI may set per commit; a feed whose papers did not
     # change must not look new to a reader.
-    updated = dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc)
     channel = Channel(f"{site.config.title}: {name}", urls.absolute(paths.tag_file(group.tag.slug)),
-                      f"Papers tagged {name} in {site.config.title}", updated,
+                      f"Papers tagged {name} in {site.config.title}", newest_day(group.papers),
                       urls.absolute(paths.tag_feed_file(group.tag.slug)))
     papers = group.papers[:site.config.feed_items]
     return OutputFile(paths.tag_feed_file(group.tag.slug), rss(site, channel, papers, urls))

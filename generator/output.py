@@ -48,7 +48,7 @@ def write_site(files: list[OutputFile], out: Path, produced: Producer | None = N
     _check_replaceable(out)
     old = _existing(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    staging = Path(tempfile.mkdtemp(prefix=_temp_prefix(out, "tmp"), dir=out.parent))
     staging.chmod(0o755)  # why: mkdtemp makes it private; a web server must read the site.
     try:
         placed = [(f.path, _place(f, staging, old.get(f.path)), len(f.data)) for f in files]
@@ -110,6 +110,16 @@ def _place_range(bounds: tuple[int, int]) -> list[Placed]:
     return placed
 
 
+def temp_folders(out: Path) -> set[Path]:
+    """The sibling folders write_site makes while it works: the new site being staged and the
+    old one being retired."""
+    return {p for kind in ("tmp", "old") for p in out.parent.glob(_temp_prefix(out, kind) + "*")}
+
+
+def _temp_prefix(out: Path, kind: str) -> str:
+    return f".{out.name}.{kind}-"
+
+
 def _check_replaceable(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise OutputRefused(f"{out} is a file, not a folder; choose another --out")
@@ -147,7 +157,7 @@ def _swap(staging: Path, out: Path) -> None:
     if not out.exists():
         staging.rename(out)
         return
-    retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    retired = Path(tempfile.mkdtemp(prefix=_temp_prefix(out, "old"), dir=out.parent))
     retired.rmdir()
     out.rename(retired)
     try:

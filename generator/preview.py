@@ -22,7 +22,7 @@ import jinja2
 from .config import load_config
 from .errors import BuildFailed, display_path
 from .livereload import BuildStatus
-from .output import OutputRefused, WriteReport
+from .output import OutputRefused, WriteReport, temp_folders
 from .pipeline import BuildOptions, StageTimer, build
 from .serve import PreviewServer, handler_for, open_server
 from .urls import Urls
@@ -39,7 +39,7 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
                                                  status if live else None))
     if server is None:
         return 1
-    before = _temp_folders(options.out)
+    before = temp_folders(options.out)
     watcher = Watcher(watched_folders(options), skip=options.out) if live else None
     running = None
     try:
@@ -195,12 +195,8 @@ def _line_buffered_output() -> None:
         sys.stdout.reconfigure(line_buffering=True)  # why: a pipe reader sees each line at once
 
 
-def _temp_folders(out: Path) -> set[Path]:
-    # why: write_site's temporary siblings of `out`; one is left only if Ctrl-C lands while it
-    # removes the retired site, after its own cleanup can run.
-    return set(out.parent.glob(f".{out.name}.tmp-*")) | set(out.parent.glob(f".{out.name}.old-*"))
-
-
 def _remove_new_temp_folders(out: Path, before: set[Path]) -> None:
-    for folder in _temp_folders(out) - before:
+    # why: one is left only if Ctrl-C lands while write_site removes the retired site, after
+    # its own cleanup can run.
+    for folder in temp_folders(out) - before:
         shutil.rmtree(folder, ignore_errors=True)

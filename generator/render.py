@@ -118,8 +118,8 @@ def listing_pages(first_page: str, context: dict[str, Any], papers: tuple[Paper,
                   urls: Urls) -> list[tuple[str, dict[str, Any]]]:
     """A list of papers split into pages of `page_size`, each with previous/next links."""
     size = site.config.page_size
-    count = paths.page_count(len(papers), size)
-    files = [paths.listing_file(first_page, n) for n in range(1, count + 1)]
+    files = paths.listing_files(first_page, len(papers), size)
+    count = len(files)
     pages = []
     for n, path in enumerate(files, start=1):
         title = context["page_title"] or "Papers"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from typing import Iterable
 
 from .bibtex import assign_keys, paper_entries
 from .records import Paper, Site, SiteConfig, Tag, TagGroup
@@ -34,5 +35,10 @@ def updated_time(papers: list[Paper], environ: dict[str, str] | None = None) -> 
     epoch = env.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+    return newest_day(papers)
+
+
+def newest_day(papers: Iterable[Paper]) -> dt.datetime:
+    """Midnight UTC of the day the newest of `papers` joined the digest (1970 for none)."""
     newest = max((paper.date for paper in papers), default=dt.date(1970, 1, 1))
     return dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc)

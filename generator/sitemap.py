@@ -6,6 +6,7 @@ from xml.etree import ElementTree as ET
 
 from . import urls as paths
 from .records import OutputFile, Site
+from .site import newest_day
 from .urls import Urls
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -14,19 +15,15 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 def sitemap_entries(site: Site) -> list[tuple[str, str]]:
     """(output path, last-modified day) of every page a search engine should index."""
     updated = site.updated.date().isoformat()
-    entries = [(path, updated) for path in _listing(paths.HOME, len(site.papers), site)]
+    size = site.config.page_size
+    entries = [(path, updated) for path in paths.listing_files(paths.HOME, len(site.papers), size)]
     entries += [(paths.TAGS_INDEX, updated), (paths.SEARCH, updated)]
     entries += [(paths.paper_file(p.slug), p.date.isoformat()) for p in site.papers]
     for group in site.tags:
-        newest = max(p.date for p in group.papers).isoformat()
-        entries += [(path, newest) for path in _listing(paths.tag_file(group.tag.slug),
-                                                        len(group.papers), site)]
+        newest = newest_day(group.papers).date().isoformat()
+        entries += [(path, newest) for path in paths.listing_files(paths.tag_file(group.tag.slug),
+                                                                   len(group.papers), size)]
     return entries
-
-
-def _listing(first_page: str, items: int, site: Site) -> list[str]:
-    pages = paths.page_count(items, site.config.page_size)
-    return [paths.listing_file(first_page, n) for n in range(1, pages + 1)]
 
 
 def crawler_files(site: Site) -> list[OutputFile]:

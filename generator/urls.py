@@ -49,6 +49,11 @@ def page_count(items: int, page_size: int) -> int:
     return max(1, -(-items // page_size))
 
 
+def listing_files(first_page: str, items: int, page_size: int) -> list[str]:
+    """Every page's output path of a list of `items` starting at `first_page`."""
+    return [listing_file(first_page, n) for n in range(1, page_count(items, page_size) + 1)]
+
+
 def tag_feed_file(tag_slug: str) -> str:
     """Output path of a tag's RSS feed."""
     return f"tags/{tag_slug}/feed.xml"
