@@ -14,6 +14,7 @@ from .links import arxiv_base
 from .records import OutputFile, Paper, Site, TagGroup
 from .site import newest_day
 from .urls import Urls
+from .xmlout import xml_document
 
 ATOM = "http://www.w3.org/2005/Atom"
 DC = "http://purl.org/dc/elements/1.1/"
@@ -93,8 +94,7 @@ def rss(site: Site, about: Channel, papers: tuple[Paper, ...], urls: Urls) -> by
                                                 "type": "application/rss+xml"})
     for paper in papers:
         _item(channel, paper, urls)
-    ET.indent(root, space=" ")
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    return xml_document(root)
 
 
 def _item(channel: ET.Element, paper: Paper, urls: Urls) -> None:

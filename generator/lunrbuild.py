@@ -90,17 +90,14 @@ def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[s
                      boosts: list[float]) -> BuiltIndex:
     """Index documents given as document_terms(); a document's ref is its position."""
     index = BuiltIndex(list(fields), list(boosts))
-    positions: dict[str, int] = {}
+    positions: dict[str, int] = {}  # why: a dict keeps first-seen order, lunr's _index order
+    number_of = positions.setdefault
+    vectors = index.vectors
     for ref, by_field in enumerate(documents):
         index.documents += 1
         for number, counted in enumerate(by_field):
-            at = []
-            for term, _ in counted:
-                position = positions.get(term)
-                if position is None:
-                    position = positions[term] = len(index.terms)
-                    index.terms.append(term)
-                at.append(position)
-            order = sorted(range(len(at)), key=at.__getitem__)
-            index.vectors.append((number, ref, [at[k] for k in order], [counted[k][1] for k in order]))
+            # (a term's number, its count), by number; numbers are unique within a field
+            pairs = sorted([(number_of(term, len(positions)), count) for term, count in counted])
+            vectors.append((number, ref, [at for at, _ in pairs], [count for _, count in pairs]))
+    index.terms = list(positions)
     return index

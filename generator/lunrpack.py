@@ -17,7 +17,7 @@ with `lunr.lunr(...).serialize()`.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any
 
 from .lunrbuild import SEARCH_PIPELINE, VERSION, BuiltIndex
 
@@ -25,12 +25,8 @@ FORMAT = "digest-lunr/2"
 K1, B = 1.2, 0.75  # lunr's Builder defaults
 
 
-def _deltas(numbers: Iterable[int]) -> list[int]:
-    previous, out = 0, []
-    for number in numbers:
-        out.append(number - previous)
-        previous = number
-    return out
+def _deltas(numbers: list[int]) -> list[int]:
+    return [b - a for a, b in zip([0, *numbers], numbers)]
 
 
 def pack(index: BuiltIndex) -> dict[str, Any]:

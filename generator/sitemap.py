@@ -8,6 +8,7 @@ from . import urls as paths
 from .records import OutputFile, Site
 from .site import newest_day
 from .urls import Urls
+from .xmlout import xml_document
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
@@ -34,8 +35,7 @@ def crawler_files(site: Site) -> list[OutputFile]:
         url = ET.SubElement(root, "url")
         ET.SubElement(url, "loc").text = urls.absolute(path)
         ET.SubElement(url, "lastmod").text = lastmod
-    ET.indent(root, space=" ")
-    sitemap = ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    sitemap = xml_document(root)
     robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n"
     files = [OutputFile(paths.SITEMAP, sitemap), OutputFile(paths.ROBOTS, robots.encode()),
              OutputFile(paths.NOJEKYLL, b"")]
