@@ -8,6 +8,7 @@ import unicodedata
 from pathlib import Path
 
 from .errors import BuildFailed, ContentError, display_path
+from .memo import source_key
 from .records import SourceDoc
 from .yamltext import YamlProblem, read_mapping
 
@@ -48,10 +49,13 @@ def read_document(path: Path) -> SourceDoc:
     if not SLUG_RE.match(path.stem):
         raise fail(1, f"file name '{path.name}' must be lowercase letters, digits and hyphens "
                       f"(it becomes the URL), e.g. '{slugify(path.stem) or 'my-paper'}.md'")
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise fail(1, f"not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
+    # why: as read_text does, so line numbers count the lines an editor shows
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.splitlines(keepends=True)
     if not lines or not _FENCE.match(lines[0].lstrip("\ufeff").rstrip("\r\n")):
         raise fail(1, "missing front matter; start the file with a line '---', the fields, "
@@ -65,6 +69,7 @@ def read_document(path: Path) -> SourceDoc:
         raise fail(problem.line, problem.message) from None
     return SourceDoc(
         path=path, slug=path.stem, front=mapping, body="".join(lines[end + 1:]), body_line=end + 2,
+        source_key=source_key(path.name, data),
     )
 
 

@@ -24,10 +24,9 @@ import json
 import os
 import time
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
-LIBRARIES = ("Jinja2", "Markdown", "PyYAML", "lunr", "latex2mathml", "pylatexenc", "nh3")
+from .memo import LIBRARIES, library_version
 
 RACY_NS = 2_000_000_000
 """How close to a scan a file's timestamps make it suspect: file systems keep times as coarsely
@@ -84,6 +83,32 @@ def remember(record: Path, out: Path, key: str) -> None:
     _write_aside(record, {"key": key, "files": _listing(out)})
 
 
+def made_before(record: Path) -> dict[str, list]:
+    """The stamps of the pages the last build made (see output.Stamps); none if unreadable."""
+    try:
+        stamps = json.loads(_stamps_path(record).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamps if isinstance(stamps, dict) else {}
+
+
+def remember_made(record: Path, stamps: dict[str, list]) -> None:
+    """Keep the stamps of the pages this build made, for the next build to link, not remake."""
+    try:
+        _write_aside(_stamps_path(record), stamps)
+    except OSError:
+        pass  # why: the stamps only save time; without them every page is made
+
+
+def _stamps_path(record: Path) -> Path:
+    return record.with_suffix(".pages.json")
+
+
+def spare_folder(record: Path) -> Path:
+    """Where the site before last is kept, for the next build to stage in (see staging.py)."""
+    return record.with_suffix(".spare")
+
+
 def record_path(cache: Path, out: Path) -> Path:
     """Where the last build into `out` is remembered."""
     return cache / "builds" / (hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16] + ".json")
@@ -91,7 +116,7 @@ def record_path(cache: Path, out: Path) -> Path:
 
 def _settings(inputs: Inputs) -> bytes:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    versions = "".join(f"{name}={_version(name)}\0" for name in LIBRARIES)
+    versions = "".join(f"{name}={library_version(name)}\0" for name in LIBRARIES)
     return f"{inputs.options}\0{epoch}{versions}".encode()
 
 
@@ -101,7 +126,7 @@ def _input_files(inputs: Inputs) -> list[tuple[str, os.DirEntry[str]]]:
     folders = [inputs.content, project / "templates", project / "static", project / "generator",
                project / "node_modules" / "lunr"]
     return [found for folder in folders
-            for found in sorted(_files(os.path.abspath(folder), NOT_INPUTS), key=_by_name)]
+            for found in sorted(files_below(os.path.abspath(folder), NOT_INPUTS), key=_by_name)]
 
 
 def _by_name(found: tuple[str, os.DirEntry[str]]) -> str:
@@ -155,13 +180,14 @@ def _listing(out: Path) -> dict[str, list[int]]:
     """[size, mtime_ns] of every file in `out`, by its path there: any edit, deletion or
     addition shows (an edit keeping size and mtime does not: outputs are not hashed)."""
     files = {}
-    for name, entry in _files(str(out)):
+    for name, entry in files_below(str(out)):
         stat = entry.stat()
         files[name] = [stat.st_size, stat.st_mtime_ns]
     return files
 
 
-def _files(top: str, prune: frozenset[str] = frozenset()) -> list[tuple[str, os.DirEntry[str]]]:
+def files_below(top: str,
+                prune: frozenset[str] = frozenset()) -> list[tuple[str, os.DirEntry[str]]]:
     """(path below `top` with '/', entry) for every file, in no order. As with Path.rglob,
     symlinked files count and symlinked folders are not followed."""
     found, folders = [], [("", top)]
@@ -179,10 +205,3 @@ def _files(top: str, prune: frozenset[str] = frozenset()) -> list[tuple[str, os.
                 elif entry.is_file():
                     found.append((prefix + entry.name, entry))
     return found
-
-
-def _version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "none"

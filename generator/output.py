@@ -7,16 +7,23 @@ import os
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from . import urls as paths
+from .freshness import files_below
+from .staging import claim, remove_files, retire, temp_prefix
 from .records import OutputFile
 
 
 class OutputRefused(Exception):
     """The output folder holds something that is not a site we built; we will not replace it."""
+
+
+Stamps = dict[str, list]
+"""Produced file's path -> [key, size, mtime_ns, inode] as a build left it: while the file
+is still so and its key the same, the next build links it instead of making it again."""
 
 
 @dataclass(frozen=True)
@@ -27,12 +34,19 @@ class WriteReport:
     unchanged: int
     removed: int
     total_bytes: int
+    reused: int = 0
+    """Produced files linked from the last build by their key, without being made again."""
+    stamps: Stamps = field(default_factory=dict, compare=False)
+    """How the produced files were left, for the next build's `before`."""
 
 
 class Producer(Protocol):
     """Files made one at a time, by number: the writer makes and places each, never holding all."""
 
     def __len__(self) -> int: ...
+
+    def key(self, number: int) -> tuple[str, str]:
+        """(path, a hash of everything the file's bytes depend on), without making it."""
 
     def make(self, number: int) -> OutputFile: ...
 
@@ -42,50 +56,74 @@ PARALLEL_FROM = 200
 
 
 def write_site(files: list[OutputFile], out: Path, produced: Producer | None = None,
-               workers: int = 1) -> WriteReport:
+               workers: int = 1, before: Stamps | None = None,
+               spare: Path | None = None) -> WriteReport:
     """Make `out` hold exactly `files` and the produced ones; a failure leaves the previous
-    `out` as it was. Produced files are made and written by `workers` processes."""
+    `out` as it was. Produced files are made and written by `workers` processes, except those
+    whose key and file are as the last build's `before` stamps say: those are linked. With a
+    `spare` folder, the retired site is kept there and staged in next time (see staging.py)."""
     _check_replaceable(out)
-    old = _existing(out)
+    old, inodes = _existing(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=_temp_prefix(out, "tmp"), dir=out.parent))
-    staging.chmod(0o755)  # why: mkdtemp makes it private; a web server must read the site.
+    staging, mirrored = claim(out, spare, inodes)
+    job = Job(staging, old, mirrored)
     try:
-        placed = [(f.path, _place(f, staging, old.get(f.path)), len(f.data)) for f in files]
-        placed += _place_produced(produced, staging, old, workers) if produced else []
+        placed = [Placed(f.path, _place(f, job), len(f.data)) for f in files]
+        placed += _place_produced(produced, job, before or {}, workers) if produced else []
         report = _report(placed, old)
+        if mirrored:
+            remove_files(staging, set(old) - {p.path for p in placed})
         if report.written or report.removed:
-            _swap(staging, out)
+            _swap(staging, out, spare)
         else:  # why: the site is already exactly this; leave every file and folder untouched
-            shutil.rmtree(staging)
+            retire(staging, spare)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return report
 
 
-Placed = tuple[str, int, int]
-"""(path, 1 if written anew else 0, bytes) for each file placed."""
+class Job(NamedTuple):
+    """Where files are staged and what the site held before."""
+
+    staging: Path
+    old: dict[str, Path]
+    """The current site's files, by path."""
+    mirrored: bool
+    """The staging folder already holds a hard link to each of them."""
+
+
+class Placed(NamedTuple):
+    """One file put in the staging folder."""
+
+    path: str
+    written: int
+    """1 if written anew, 0 if the old file was linked."""
+    size: int
+    stamp: list | None = None
+    """For a produced file: its Stamps row."""
+    reused: bool = False
+    """A produced file linked by its stamp, without being made."""
 
 
 def _report(placed: list[Placed], old: dict[str, Path]) -> WriteReport:
-    paths = {path for path, _, _ in placed}
+    paths = {p.path for p in placed}
     if len(paths) != len(placed):
         raise ValueError("two output files have the same path")
-    written = sum(new for _, new, _ in placed)
+    written = sum(p.written for p in placed)
     return WriteReport(written, len(placed) - written, len(set(old) - paths),
-                       sum(size for _, _, size in placed))
+                       sum(p.size for p in placed), sum(p.reused for p in placed),
+                       {p.path: p.stamp for p in placed if p.stamp is not None})
 
 
-_job: tuple[Producer, Path, dict[str, Path]] | None = None
+_job: tuple[Producer, Job, Stamps] | None = None
 """What forked writers make and where they put it (inherited, never pickled)."""
 
 
-def _place_produced(produced: Producer, staging: Path, old: dict[str, Path],
-                    workers: int) -> list[Placed]:
+def _place_produced(produced: Producer, job: Job, before: Stamps, workers: int) -> list[Placed]:
     global _job
     count = len(produced)
-    _job = (produced, staging, old)
+    _job = (produced, job, before)
     try:
         if workers < 2 or count < PARALLEL_FROM:
             return _place_range((0, count))
@@ -102,22 +140,35 @@ def _place_produced(produced: Producer, staging: Path, old: dict[str, Path],
 
 def _place_range(bounds: tuple[int, int]) -> list[Placed]:
     assert _job is not None
-    produced, staging, old = _job
+    produced, job, before = _job
     placed = []
     for number in range(*bounds):
-        file = produced.make(number)
-        placed.append((file.path, _place(file, staging, old.get(file.path)), len(file.data)))
+        path, key = produced.key(number)
+        previous = job.old.get(path)
+        reused = previous is not None and _as_left(previous, before.get(path), key)
+        written = _keep(previous, job.staging / path, job) if reused else \
+            _place(produced.make(number), job)
+        stat = os.stat(job.staging / path)
+        stamp = [key, stat.st_size, stat.st_mtime_ns, stat.st_ino]
+        placed.append(Placed(path, written, stat.st_size, stamp, reused))
     return placed
+
+
+def _as_left(previous: Path, stamp: list | None, key: str) -> bool:
+    """Whether `previous` is the file a build made from inputs with this key, untouched since."""
+    if not stamp or stamp[0] != key:
+        return False
+    try:
+        stat = os.stat(previous)
+    except OSError:
+        return False
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ino] == stamp[1:]
 
 
 def temp_folders(out: Path) -> set[Path]:
     """The sibling folders write_site makes while it works: the new site being staged and the
     old one being retired."""
-    return {p for kind in ("tmp", "old") for p in out.parent.glob(_temp_prefix(out, kind) + "*")}
-
-
-def _temp_prefix(out: Path, kind: str) -> str:
-    return f".{out.name}.{kind}-"
+    return {p for kind in ("tmp", "old") for p in out.parent.glob(temp_prefix(out, kind) + "*")}
 
 
 def _check_replaceable(out: Path) -> None:
@@ -128,36 +179,48 @@ def _check_replaceable(out: Path) -> None:
                             "choose a new or empty --out folder so nothing of yours is replaced")
 
 
-def _existing(out: Path) -> dict[str, Path]:
-    if not out.is_dir():
-        return {}
-    return {p.relative_to(out).as_posix(): p for p in out.rglob("*") if p.is_file()}
+def _existing(out: Path) -> tuple[dict[str, Path], dict[str, int]]:
+    """The site's files and their inodes, by path."""
+    found = files_below(str(out)) if out.is_dir() else []
+    return ({name: Path(entry.path) for name, entry in found},
+            {name: entry.inode() for name, entry in found})
 
 
 def _same(path: Path, data: bytes) -> bool:
     return path.stat().st_size == len(data) and path.read_bytes() == data
 
 
-def _place(file: OutputFile, staging: Path, previous: Path | None) -> int:
+def _place(file: OutputFile, job: Job) -> int:
     """Put one file in the staging folder; 1 if written anew, 0 if the old file was reused."""
-    target = staging / file.path
-    target.parent.mkdir(parents=True, exist_ok=True)  # why: exist_ok, as workers race to make it
+    target = job.staging / file.path
+    previous = job.old.get(file.path)
     if previous is not None and _same(previous, file.data):
-        # why: an unchanged file keeps its inode and mtime, so rsync and browsers see no change.
-        try:
-            os.link(previous, target)
-        except OSError:
-            shutil.copy2(previous, target)
-        return 0
+        return _keep(previous, target, job)
+    if previous is not None and job.mirrored:
+        target.unlink()  # why: it is the live site's file, linked: write a new one, not into it
+    target.parent.mkdir(parents=True, exist_ok=True)  # why: exist_ok, as workers race to make it
     target.write_bytes(file.data)
     return 1
 
 
-def _swap(staging: Path, out: Path) -> None:
+def _keep(previous: Path, target: Path, job: Job) -> int:
+    """Put the old file in the staging folder (a mirror has it already); 0: nothing written."""
+    if job.mirrored:
+        return 0
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # why: an unchanged file keeps its inode and mtime, so rsync and browsers see no change.
+    try:
+        os.link(previous, target)
+    except OSError:
+        shutil.copy2(previous, target)
+    return 0
+
+
+def _swap(staging: Path, out: Path, spare: Path | None) -> None:
     if not out.exists():
         staging.rename(out)
         return
-    retired = Path(tempfile.mkdtemp(prefix=_temp_prefix(out, "old"), dir=out.parent))
+    retired = Path(tempfile.mkdtemp(prefix=temp_prefix(out, "old"), dir=out.parent))
     retired.rmdir()
     out.rename(retired)
     try:
@@ -165,4 +228,4 @@ def _swap(staging: Path, out: Path) -> None:
     except BaseException:
         retired.rename(out)
         raise
-    shutil.rmtree(retired, ignore_errors=True)
+    retire(retired, spare)

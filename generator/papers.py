@@ -8,33 +8,44 @@ are checked in worker processes when there are enough of them to pay for startin
 
 from __future__ import annotations
 
+import functools
+import gc
 import hashlib
 import multiprocessing
 import os
 import pickle
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .content import PAPERS_DIR, ContentErrorRaised, read_document
+from .memo import source_key
 from .records import Paper
 from .validate import Checked, check, combine
 
 PARALLEL_FROM = 200
 """Fewer uncached papers than this are checked in this process: workers take ~0.2 s to start."""
 
+_RESIDENT: dict[Path, Checked] = {}
+"""Results read from the cache and kept in memory, by cache file, for a process that builds
+again and again (the preview server): its rebuilds read only what changed. Pruned to the
+current papers by keep_only."""
 
-def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int = 1) -> list[Paper]:
-    """Every papers/*.md as a Paper, sorted by file name; BuildFailed with every error."""
+
+def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int = 1,
+                resident: bool = False) -> list[Paper]:
+    """Every papers/*.md as a Paper, sorted by file name; BuildFailed with every error. With
+    `resident`, cached papers stay in memory for the next call."""
     paths = sorted((content_dir / PAPERS_DIR).glob("*.md"))
-    cache = PaperCache(cache_dir, content_dir) if cache_dir else None
-    keys = {path: cache.key(path) for path in paths} if cache else {}
-    found = {path: cache.get(keys[path]) for path in paths} if cache else {}
+    cache = PaperCache(cache_dir, content_dir, resident) if cache_dir else None
+    with collections_paused():
+        keys = {path: cache.key(path) for path in paths} if cache else {}
+        found = {path: cache.get(keys[path]) for path in paths} if cache else {}
     missing = [path for path in paths if found.get(path) is None]
-    for path, checked in zip(missing, _check_all(missing, workers)):
-        found[path] = checked
-        if cache and checked.paper is not None:
-            cache.put(keys[path], checked)
+    found.update(zip(missing, _check_all(missing, workers, cache)))
     if cache:
+        cache.hold([found[path] for path in missing])
         cache.keep_only(set(keys.values()))
     return combine([found[path] for path in paths])
 
@@ -47,55 +58,97 @@ def check_file(path: Path) -> Checked:
         return Checked(None, (raised.error,), 1)
 
 
-def _check_all(paths: list[Path], workers: int) -> list[Checked]:
+def _check_all(paths: list[Path], workers: int, cache: PaperCache | None) -> list[Checked]:
     if workers < 2 or len(paths) < PARALLEL_FROM:
-        return [check_file(path) for path in paths]
+        return [_kept(check_file(path), cache) for path in paths]
     # why: fork shares the loaded modules; results come back in input order, so output is
     # the same whatever the scheduling
     context = multiprocessing.get_context("fork")
+    chunks = max(1, len(paths) // (workers * 8))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(check_file, paths, chunksize=max(1, len(paths) // (workers * 8))))
+        if cache is None:
+            return list(pool.map(check_file, paths, chunksize=chunks))
+        # why: a worker pickles its result once, both to keep it and to send it back
+        kept = pool.map(functools.partial(_check_and_keep, cache), paths, chunksize=chunks)
+        with collections_paused():
+            return [pickle.loads(data) for data in kept]
 
 
-def code_version() -> str:
-    """A hash of this generator's Python code: a new version makes every cached paper stale."""
-    digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    return digest.hexdigest()[:16]
+def _kept(checked: Checked, cache: PaperCache | None) -> Checked:
+    if cache:
+        _keep(checked, cache)
+    return checked
+
+
+def _check_and_keep(cache: PaperCache, path: Path) -> bytes:
+    return _keep(check_file(path), cache)
+
+
+def _keep(checked: Checked, cache: PaperCache) -> bytes:
+    """Put a result in the cache; its pickled bytes."""
+    data = pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL)
+    cache.put(checked, data)
+    return data
+
+
+@contextmanager
+def collections_paused() -> Iterator[None]:
+    """No cyclic garbage collection while papers load: loading makes a million objects and no
+    cycles, and each collection would walk all of them (it took up to 40% of a warm load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class PaperCache:
     """Checked papers of one content folder, one file each, keyed by file bytes and code."""
 
-    def __init__(self, cache_dir: Path, content_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, content_dir: Path, resident: bool = False) -> None:
         where = hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:12]
         self.folder = cache_dir / "papers" / where
-        self.version = code_version()
+        self.memory = _RESIDENT if resident else {}
 
     def key(self, path: Path) -> str:
         """What a paper's check depends on: its name, its bytes, the generator's code."""
-        digest = hashlib.sha256(f"{self.version}\0{path.name}\0".encode())
-        digest.update(path.read_bytes())
-        return digest.hexdigest()
+        return source_key(path.name, path.read_bytes())
 
     def get(self, key: str) -> Checked | None:
         """The cached result, or None (a missing or unreadable entry is a miss)."""
+        where = self.folder / key
+        if where in self.memory:
+            return self.memory[where]
         try:
-            with open(self.folder / key, "rb") as entry:
-                return pickle.load(entry)
+            with open(where, "rb") as entry:
+                checked = self.memory[where] = pickle.load(entry)
+                return checked
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
             return None
 
-    def put(self, key: str, checked: Checked) -> None:
-        """Store a result; written aside and renamed, so a reader never sees half of it."""
+    def put(self, checked: Checked, data: bytes) -> None:
+        """Keep a paper's result, pickled as `data`; written aside and renamed, so a reader
+        never sees half of it. Errors are not kept: they are shown again each build."""
+        if checked.paper is None:
+            return
+        key = checked.paper.source_key
         self.folder.mkdir(parents=True, exist_ok=True)
         partial = self.folder / f".{key}.{os.getpid()}"
-        partial.write_bytes(pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.write_bytes(data)
         os.replace(partial, self.folder / key)
+
+    def hold(self, checked: list[Checked]) -> None:
+        """Keep new results in memory too, when it is kept between builds."""
+        if self.memory is _RESIDENT:
+            self.memory.update((self.folder / c.paper.source_key, c) for c in checked if c.paper)
 
     def keep_only(self, keys: set[str]) -> None:
         """Forget papers that are gone or changed, so the cache does not grow for ever."""
+        for where in [where for where in self.memory if where.parent == self.folder]:
+            if where.name not in keys:
+                del self.memory[where]
         if not self.folder.is_dir():
             return
         for entry in self.folder.iterdir():

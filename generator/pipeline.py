@@ -13,7 +13,8 @@ from .assets import asset_urls, load_assets
 from .bibtex import bib_files
 from .config import config_warnings, load_config
 from .feeds import feed_files
-from .freshness import Inputs, fingerprint, fresh_files, record_path, remember
+from .freshness import (Inputs, fingerprint, fresh_files, made_before, record_path, remember,
+                        remember_made, spare_folder)
 from .output import WriteReport, write_site
 from .papers import load_papers
 from .render import make_environment, plan_pages
@@ -38,6 +39,8 @@ class BuildOptions:
     """Folder for results kept between builds (checked papers); None builds from scratch."""
     workers: int = 1
     """Processes for independent work; output never depends on it."""
+    resident: bool = False
+    """Keep checked papers in memory for the next build in this process (the preview server)."""
 
 
 @dataclass
@@ -70,7 +73,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
-    checked = load_papers(options.content, options.cache, options.workers)
+    checked = load_papers(options.content, options.cache, options.workers, options.resident)
     papers = [p for p in checked if options.drafts or not p.draft]
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
     site = build_site(papers, config, updated_time(papers))
@@ -86,10 +89,14 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     timer.done("plan", f"{len(pages)} pages, {len(site.tags)} tags")
     files = index + feed_files(site) + bib_files(site) + crawler_files(site) + assets
     timer.done("files", f"{len(files)} search, feed, BibTeX, sitemap and asset files")
-    written = write_site(files, options.out, pages, options.workers)  # pages rendered as written
-    if record and _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
-        remember(record, options.out, key)
-    timer.done("write", f"pages rendered; {written.written} written, {written.unchanged} unchanged")
+    before, spare = (made_before(record), spare_folder(record)) if record else ({}, None)
+    written = write_site(files, options.out, pages, options.workers, before, spare)  # pages made here
+    if record:
+        remember_made(record, written.stamps)
+        if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
+            remember(record, options.out, key)
+    timer.done("write", f"{len(pages) - written.reused} pages rendered; {written.written} "
+                        f"written, {written.unchanged} unchanged")
     return written
 
 

@@ -14,6 +14,7 @@ import threading
 import time
 import traceback
 import webbrowser
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -32,6 +33,7 @@ from .watch import Watcher
 def serve(options: BuildOptions, host: str, port: int, live: bool = True,
           open_browser: bool = False) -> int:
     """Serve until Ctrl-C; live, also rebuild on every change and reload open tabs."""
+    options = replace(options, resident=True)  # why: each rebuild then reads only what changed
     _stop_on_signals()
     _line_buffered_output()
     status = BuildStatus(base_path(options) or "/")

@@ -60,6 +60,8 @@ class SourceDoc:
     """Markdown after the closing `---`."""
     body_line: int
     """1-based line where the body starts."""
+    source_key: str = ""
+    """memo.source_key of the file: its name, bytes and the generator's code."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,9 @@ class Paper:
     search_terms: tuple[tuple[tuple[str, int], ...], ...] = ()
     """What the search index holds of it, per indexed field (see search.paper_terms); made when
     the paper is checked, so it is computed in parallel and cached. Empty: not made yet."""
+    source_key: str = ""
+    """A hash of what this record was made from: its file's name and bytes and the generator's
+    code. Records with equal keys are equal, so a page can stand for its paper by this key."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +10,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls as paths
+from .memo import code_version, value_key
 from .metadata import page_meta
 from .records import OutputFile, Paper, Site, TagGroup
 from .urls import Urls
@@ -26,50 +27,97 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
 
 
 @dataclass(frozen=True)
+class Page:
+    """One HTML page, described by what it is made from."""
+
+    path: str
+    template: str
+    context: dict[str, Any]
+    """Everything the template shows, but a paper page's paper and a list's cards."""
+    paper: Paper | None = None
+    """The paper of a paper page; its context is made from it."""
+    listed: tuple[Paper, ...] | None = None
+    """The papers whose cards a list page shows; None on other pages."""
+
+
+@dataclass(frozen=True)
 class PagePlan:
-    """Every HTML page of the site, described; each is rendered on its own, in any process."""
+    """Every HTML page of the site, described; each is made on its own, in any process."""
 
     site: Site
     env: jinja2.Environment
     common: dict[str, Any]
-    pages: list[tuple[str, str, dict[str, Any], Paper | None]]
-    """(output path, template, context, the paper of a paper page)."""
+    pages: list[Page]
+    shared_key: str
+    """A hash of what every page depends on: code, templates, site settings, `common`."""
+    _cards: dict[str, Markup] = field(default_factory=dict)
+    """Cards made so far in this process: the home page and the tag pages show the same."""
 
     def __len__(self) -> int:
         return len(self.pages)
 
+    def key(self, number: int) -> tuple[str, str]:
+        """Page `number`'s path and a hash of everything its bytes depend on.
+
+        A paper stands for itself by its source_key (what its record was made from); so a
+        page's key is known without making its context."""
+        page = self.pages[number]
+        paper = page.paper
+        inputs = (_identity(paper), self.site.bibtex[paper.slug]) if paper else page.context
+        listed = tuple(_identity(p) for p in page.listed or ())
+        return page.path, value_key(self.shared_key, page.path, page.template, inputs, listed)
+
     def make(self, number: int) -> OutputFile:
         """Page `number` rendered: its bytes depend on nothing but the plan."""
-        path, template, context, paper = self.pages[number]
+        page = self.pages[number]
         urls = Urls(self.site.config.base_url)
-        meta = page_meta(self.site, urls, path, context["page_title"], context["description"], paper)
-        html = self.env.get_template(template).render({**self.common, **context, "meta": meta})
-        return OutputFile(path, html.encode("utf-8"))
+        context = paper_context(page.paper, self.site, urls) if page.paper else page.context
+        if page.listed is not None:
+            context = {**context, "cards": [self._card(paper, urls) for paper in page.listed]}
+        meta = page_meta(self.site, urls, page.path, context["page_title"],
+                         context["description"], page.paper)
+        html = self.env.get_template(page.template).render({**self.common, **context, "meta": meta})
+        return OutputFile(page.path, html.encode("utf-8"))
+
+    def _card(self, paper: Paper, urls: Urls) -> Markup:
+        if paper.slug not in self._cards:
+            card = paper_card(paper, urls, self.site.config.home_excerpt_words)
+            template = self.env.get_template("_partials/paper_card.html")
+            self._cards[paper.slug] = Markup(template.render(card=card))
+        return self._cards[paper.slug]
+
+
+def _identity(paper: Paper) -> str | Paper:
+    """What stands for a paper in a page's key: its source_key, or all of it if made without."""
+    return paper.source_key or paper
 
 
 def plan_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> PagePlan:
-    """Every page's template and context; cards are rendered once here for every listing."""
+    """Every page's template and what it is made from."""
     urls = Urls(site.config.base_url)
-    cards = rendered_cards(site, env, urls)
-    pages: list[tuple[str, str, dict[str, Any], Paper | None]] = [
-        (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls), None),
-        (paths.SEARCH, "search.html", search_context(urls), None),
-        (paths.NOT_FOUND, "404.html", not_found_context(urls), None),
-    ]
-    pages += [(path, "index.html", context, None) for path, context in
-              listing_pages(paths.HOME, home_context(site, urls), site.papers, cards, site, urls)]
-    pages += [(paths.paper_file(p.slug), "paper.html", paper_context(p, site, urls), p)
-              for p in site.papers]
+    pages = [Page(paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
+             Page(paths.SEARCH, "search.html", search_context(urls)),
+             Page(paths.NOT_FOUND, "404.html", not_found_context(urls))]
+    pages += listing_pages(paths.HOME, "index.html", home_context(site, urls), site.papers, site, urls)
+    pages += [Page(paths.paper_file(p.slug), "paper.html", {}, paper=p) for p in site.papers]
     for g in site.tags:
-        pages += [(path, "tag.html", context, None) for path, context in listing_pages(
-            paths.tag_file(g.tag.slug), tag_context(g, site, urls), g.papers, cards, site, urls)]
-    return PagePlan(site, env, _common(site, urls, asset_urls), pages)
+        pages += listing_pages(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
+                               g.papers, site, urls)
+    common = _common(site, urls, asset_urls)
+    shared = value_key(code_version(), _templates(env), site.config, common)
+    return PagePlan(site, env, common, pages, shared)
 
 
 def render_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> list[OutputFile]:
     """Every HTML page of the site, rendered here."""
     plan = plan_pages(site, env, asset_urls)
     return [plan.make(number) for number in range(len(plan))]
+
+
+def _templates(env: jinja2.Environment) -> dict[str, str]:
+    """Every template's source by name: a page may include or extend any of them."""
+    assert env.loader is not None
+    return {name: env.loader.get_source(env, name)[0] for name in env.list_templates()}
 
 
 def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
@@ -106,16 +154,8 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
     }
 
 
-def rendered_cards(site: Site, env: jinja2.Environment, urls: Urls) -> dict[str, Markup]:
-    """Each paper's card rendered once: the home page and every tag page show the same one."""
-    template = env.get_template("_partials/paper_card.html")
-    words = site.config.home_excerpt_words
-    return {p.slug: Markup(template.render(card=paper_card(p, urls, words))) for p in site.papers}
-
-
-def listing_pages(first_page: str, context: dict[str, Any], papers: tuple[Paper, ...],
-                  cards: dict[str, Markup], site: Site,
-                  urls: Urls) -> list[tuple[str, dict[str, Any]]]:
+def listing_pages(first_page: str, template: str, context: dict[str, Any],
+                  papers: tuple[Paper, ...], site: Site, urls: Urls) -> list[Page]:
     """A list of papers split into pages of `page_size`, each with previous/next links."""
     size = site.config.page_size
     files = paths.listing_files(first_page, len(papers), size)
@@ -126,9 +166,10 @@ def listing_pages(first_page: str, context: dict[str, Any], papers: tuple[Paper,
         pagination = {"page": n, "pages": count,
                       "prev": urls.path(files[n - 2]) if n > 1 else "",
                       "next": urls.path(files[n]) if n < count else ""}
-        pages.append((path, {**context, "total": len(papers), "pagination": pagination,
-                             "page_title": f"{title}, page {n}" if n > 1 else context["page_title"],
-                             "cards": [cards[p.slug] for p in papers[(n - 1) * size: n * size]]}))
+        pages.append(Page(path, template, {
+            **context, "total": len(papers), "pagination": pagination,
+            "page_title": f"{title}, page {n}" if n > 1 else context["page_title"]},
+            listed=papers[(n - 1) * size: n * size]))
     return pages
 
 

@@ -77,6 +77,7 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
         notes_html=notes_html, notes_text=html_to_text(notes_html),
         draft=fields.boolean("draft"),
         extra=fields.mapping_of("extra"),
+        source_key=doc.source_key,
     )
     return None if fields.errors else replace(paper, search_terms=paper_terms(paper))
 

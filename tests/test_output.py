@@ -76,6 +76,9 @@ class Numbered:
     def __len__(self):
         return self.count
 
+    def key(self, number):
+        return f"p/{number}/index.html", f"key {number}"
+
     def make(self, number):
         return OutputFile(f"p/{number}/index.html", f"page {number}".encode())
 
@@ -99,5 +102,90 @@ class _Clash(Numbered):
     def __init__(self):
         super().__init__(1)
 
+    def key(self, number):
+        return "index.html", "again"
+
     def make(self, number):
         return OutputFile("index.html", b"again")
+
+
+class Counted(Numbered):
+    """Numbered files whose keys can be changed, counting what is made."""
+
+    def __init__(self, count, keys=None):
+        super().__init__(count)
+        self.keys = keys or {}
+        self.made = []
+
+    def key(self, number):
+        return f"p/{number}/index.html", self.keys.get(number, f"key {number}")
+
+    def make(self, number):
+        self.made.append(number)
+        return OutputFile(f"p/{number}/index.html",
+                          f"page {number} {self.keys.get(number, '')}".encode())
+
+
+def test_a_produced_file_with_the_same_key_is_linked_not_made_again(tmp_path):
+    out = tmp_path / "out"
+    first = write_site(site_files(), out, Counted(3))
+    again = Counted(3, keys={1: "changed"})
+    report = write_site(site_files(), out, again, before=first.stamps)
+    assert again.made == [1] and report.reused == 2
+    assert (out / "p/1/index.html").read_bytes() == b"page 1 changed"
+    assert tree(out)["p/2/index.html"] == b"page 2 "
+
+
+def test_a_produced_file_edited_by_hand_is_made_again_whatever_its_key(tmp_path):
+    out = tmp_path / "out"
+    first = write_site(site_files(), out, Counted(2))
+    (out / "p/0/index.html").write_bytes(b"hand edited, same key")
+    again = Counted(2)
+    write_site(site_files(), out, again, before=first.stamps)
+    assert again.made == [0]
+    assert (out / "p/0/index.html").read_bytes() == b"page 0 "
+
+
+def test_stamps_describe_the_files_as_left(tmp_path):
+    out = tmp_path / "out"
+    report = write_site(site_files(), out, Counted(2))
+    stat = (out / "p/1/index.html").stat()
+    assert report.stamps["p/1/index.html"] == ["key 1", stat.st_size, stat.st_mtime_ns, stat.st_ino]
+    assert set(report.stamps) == {"p/0/index.html", "p/1/index.html"}
+
+
+def test_with_a_spare_folder_the_retired_site_is_kept_and_staged_in_next(tmp_path):
+    out, spare = tmp_path / "out", tmp_path / "cache/spare"
+    write_site(site_files(**{"old.html": b"old"}), out, spare=spare)
+    write_site(site_files(**{"index.html": b"v2"}), out, spare=spare)
+    assert tree(spare) == tree_of(site_files(**{"old.html": b"old"}))
+    write_site(site_files(**{"index.html": b"v3", "b/c/new.html": b"new"}), out, spare=spare)
+    assert tree(out) == tree_of(site_files(**{"index.html": b"v3", "b/c/new.html": b"new"}))
+    assert tree(spare) == tree_of(site_files(**{"index.html": b"v2"}))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "out"]
+
+
+def test_staging_in_the_spare_never_writes_into_the_live_sites_files(tmp_path):
+    out, spare = tmp_path / "out", tmp_path / "spare"
+    write_site(site_files(), out, spare=spare)
+    write_site(site_files(), out, spare=spare)  # nothing changed: the staged copy is the spare
+    kept = (out / "index.html").stat().st_ino
+    assert (spare / "index.html").stat().st_ino == kept  # the spare links the live file
+    write_site(site_files(**{"index.html": b"new home"}), out, spare=spare)
+    assert (spare / "index.html").read_bytes() == b"home"  # the old file, not overwritten
+    assert (spare / "index.html").stat().st_ino == kept
+
+
+def test_a_spare_in_an_odd_state_still_gives_the_exact_site(tmp_path):
+    out, spare = tmp_path / "out", tmp_path / "spare"
+    write_site(site_files(), out, spare=spare)
+    write_site(site_files(**{"x.html": b"x"}), out, spare=spare)
+    (spare / "a").rename(spare / "moved")
+    (spare / "a").write_bytes(b"a file where a folder was")
+    (spare / "stray.txt").write_bytes(b"stray")
+    write_site(site_files(**{"y.html": b"y"}), out, spare=spare)
+    assert tree(out) == tree_of(site_files(**{"y.html": b"y"}))
+
+
+def tree_of(files):
+    return {f.path: f.data for f in files}

@@ -1,5 +1,8 @@
+import shutil
+
 import pytest
 
+import generator.memo as memo_module
 import generator.output as output_module
 import generator.papers as papers_module
 from factories import REPO, paper_source, write_content
@@ -45,7 +48,7 @@ def test_errors_are_never_cached(tmp_path):
 def test_new_generator_code_makes_the_cache_stale(tmp_path, monkeypatch):
     content = content_with(tmp_path)
     load_papers(content, tmp_path / "cache")
-    monkeypatch.setattr(papers_module, "code_version", lambda: "another")
+    monkeypatch.setattr(memo_module, "code_version", lambda: "another")
     checked = []
     real = papers_module.check_file
     monkeypatch.setattr(papers_module, "check_file", lambda path: checked.append(path) or real(path))
@@ -82,3 +85,55 @@ def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, mo
         build(BuildOptions(content=content, out=tmp_path / "cached", project=REPO,
                            cache=tmp_path / "cache", workers=2))
     assert files(tmp_path / "cached") == files(tmp_path / "clean")
+
+
+def test_a_resident_cache_keeps_papers_in_memory_for_the_next_load(tmp_path, monkeypatch):
+    content = content_with(tmp_path)
+    monkeypatch.setattr(papers_module, "_RESIDENT", {})
+    load_papers(content, tmp_path / "cache", resident=True)
+    shutil.rmtree(tmp_path / "cache")  # what is in memory is not read again
+    checked = []
+    real = papers_module.check_file
+    monkeypatch.setattr(papers_module, "check_file", lambda path: checked.append(path) or real(path))
+    assert len(load_papers(content, tmp_path / "cache", resident=True)) == 3 and checked == []
+    shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+    load_papers(content, tmp_path / "cache")  # not resident: read from disk or checked
+    assert len(checked) == 3
+
+
+def test_every_cached_rebuild_after_edits_equals_a_clean_build(tmp_path, monkeypatch):
+    """Papers, pages and the staged site are all reused between cached builds; after each kind
+    of edit the site must be byte for byte what a build from scratch makes."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
+    monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(output_module, "PARALLEL_FROM", 2)
+    root = tmp_path / "project"
+    for folder in ("content", "templates", "static"):
+        shutil.copytree(REPO / folder, root / folder)
+    (root / "node_modules/lunr").mkdir(parents=True)
+    shutil.copy(REPO / "node_modules/lunr/lunr.min.js", root / "node_modules/lunr")
+    papers = sorted((root / "content/papers").glob("*.md"))
+    edits = [
+        lambda: papers[0].write_text(papers[0].read_text().replace("title: ", "title: Edited ", 1)),
+        lambda: papers[1].write_text(papers[1].read_text().replace("tags:\n", "tags:\n- new tag\n", 1)),
+        lambda: papers[2].unlink(),
+        lambda: papers[3].with_name("a-new-paper.md").write_text(
+            paper_source(title="A New Paper", date="2025-05-01", tags=["new tag"])),
+        lambda: (root / "content/site.yaml").write_text(
+            (root / "content/site.yaml").read_text() + "page_size: 4\n"),
+        lambda: (root / "templates/_partials/paper_card.html").write_text(
+            (root / "templates/_partials/paper_card.html").read_text() + "<!-- card -->\n"),
+    ]
+
+    def files(out):
+        return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    cached = BuildOptions(content=root / "content", out=tmp_path / "cached", project=root,
+                          cache=tmp_path / "cache", workers=2)
+    build(cached)
+    for number, edit in enumerate(edits):
+        edit()
+        build(cached)
+        clean = tmp_path / f"clean{number}"
+        build(BuildOptions(content=root / "content", out=clean, project=root))
+        assert files(tmp_path / "cached") == files(clean), f"after edit {number}"

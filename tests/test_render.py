@@ -3,7 +3,7 @@ import datetime as dt
 import jinja2
 import pytest
 
-from factories import REPO, make_paper, make_site, pages_of
+from factories import ASSETS, REPO, make_paper, make_site, pages_of
 from generator.records import Link
 from generator.render import excerpt, human_date, make_environment
 
@@ -121,3 +121,43 @@ def test_each_page_shows_its_papers_in_order_with_previous_and_next_links():
 def test_a_short_list_has_one_page_and_no_page_links():
     page = pages_of(make_site([make_paper("x")]))["index.html"]
     assert 'class="pagination"' not in page
+
+
+def page_keys(site, templates=REPO / "templates"):
+    from generator.render import plan_pages
+    plan = plan_pages(site, make_environment(templates), ASSETS)
+    return dict(plan.key(number) for number in range(len(plan)))
+
+
+def keyed(slug, key, **fields):
+    return make_paper(slug, source_key=key, **fields)
+
+
+def test_page_keys_are_the_same_for_the_same_inputs():
+    site = lambda: make_site([keyed("x", "kx", tags=["llm"]), keyed("y", "ky")])  # noqa: E731
+    assert page_keys(site()) == page_keys(site())
+
+
+def test_a_changed_paper_changes_its_page_and_the_lists_showing_it_only():
+    before = page_keys(make_site([keyed("x", "kx", tags=["llm"]), keyed("y", "ky", tags=["cv"])]))
+    after = page_keys(make_site([keyed("x", "kx2", tags=["llm"]), keyed("y", "ky", tags=["cv"])]))
+    changed = {path for path in before if before[path] != after[path]}
+    assert changed == {"papers/x/index.html", "index.html", "tags/llm/index.html"}
+
+
+def test_a_paper_without_a_source_key_stands_for_itself_in_keys():
+    before = page_keys(make_site([make_paper("x", title="One")]))
+    after = page_keys(make_site([make_paper("x", title="Two")]))
+    assert before["papers/x/index.html"] != after["papers/x/index.html"]
+
+
+def test_a_changed_template_or_setting_changes_every_page_key(tmp_path):
+    import shutil
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    papers = [keyed("x", "kx", tags=["llm"])]
+    before = page_keys(make_site(papers), tmp_path / "templates")
+    card = tmp_path / "templates/_partials/paper_card.html"
+    card.write_text(card.read_text() + "\n", encoding="utf-8")
+    after = page_keys(make_site(papers), tmp_path / "templates")
+    renamed = page_keys(make_site(papers, title="Another Digest"))
+    assert all(before[p] != after[p] and before[p] != renamed[p] for p in before)

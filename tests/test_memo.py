@@ -1,0 +1,27 @@
+import datetime as dt
+
+from markupsafe import Markup
+
+import generator.memo as memo_module
+from generator.memo import source_key, value_key
+
+
+def test_value_key_depends_on_values_not_on_which_objects_hold_them():
+    shared = "x" * 100
+    assert value_key({"a": shared, "b": shared}) == value_key({"a": "x" * 100, "b": "x" * 100})
+
+
+def test_value_key_tells_markup_from_text_and_each_type_from_the_others():
+    keys = {value_key(v) for v in ("<b>", Markup("<b>"), 1, "1", 1.0, (1,), [1], dt.date(2025, 1, 1))}
+    assert len(keys) == 8
+
+
+def test_value_key_depends_on_order_as_rendering_does():
+    assert value_key({"a": 1, "b": 2}) != value_key({"b": 2, "a": 1})
+
+
+def test_source_key_changes_with_the_name_the_bytes_and_the_code(monkeypatch):
+    key = source_key("a.md", b"text")
+    assert key != source_key("b.md", b"text") and key != source_key("a.md", b"text!")
+    monkeypatch.setattr(memo_module, "code_version", lambda: "another")
+    assert source_key("a.md", b"text") != key
