@@ -5,9 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .yamltext import YamlMapping
+if TYPE_CHECKING:  # why: only for annotations; a no-op build need not import YAML
+    from .yamltext import YamlMapping
 
 
 @dataclass(frozen=True)

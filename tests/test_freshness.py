@@ -4,7 +4,8 @@ import time
 import pytest
 
 import generator.freshness as freshness
-import generator.pipeline as pipeline
+import generator.papers as papers_module
+import generator.render as render_module
 from factories import REPO, paper_source, write_content
 from generator.freshness import Inputs, fingerprint
 from generator.pipeline import BuildOptions, build
@@ -17,7 +18,7 @@ def options(tmp_path):
 
 
 def no_render(monkeypatch):
-    monkeypatch.setattr(pipeline, "plan_pages", lambda *a: pytest.fail("the build did work"))
+    monkeypatch.setattr(render_module, "plan_pages", lambda *a: pytest.fail("the build did work"))
 
 
 def test_a_build_with_nothing_changed_does_no_work(options, monkeypatch):
@@ -62,8 +63,8 @@ def test_without_a_cache_every_build_is_full(options, monkeypatch):
     uncached = BuildOptions(**{**options.__dict__, "cache": None})
     build(uncached)
     calls = []
-    real = pipeline.plan_pages
-    monkeypatch.setattr(pipeline, "plan_pages", lambda *a: calls.append(1) or real(*a))
+    real = render_module.plan_pages
+    monkeypatch.setattr(render_module, "plan_pages", lambda *a: calls.append(1) or real(*a))
     build(uncached)
     assert calls == [1]
 
@@ -71,15 +72,15 @@ def test_without_a_cache_every_build_is_full(options, monkeypatch):
 def test_an_edit_made_during_a_build_is_built_next_time(options, monkeypatch):
     paper = options.content / "papers/a.md"
     before = paper.read_text()
-    real = pipeline.load_papers
+    real = papers_module.load_papers
 
     def edit_then_load(*args):
         paper.write_text(paper_source(title="Edited meanwhile"))  # after the fingerprint
         return real(*args)
 
-    monkeypatch.setattr(pipeline, "load_papers", edit_then_load)
+    monkeypatch.setattr(papers_module, "load_papers", edit_then_load)
     build(options)
-    monkeypatch.setattr(pipeline, "load_papers", real)
+    monkeypatch.setattr(papers_module, "load_papers", real)
     paper.write_text(before)  # back to the bytes the first fingerprint saw
     build(options)
     assert "First" in (options.out / "papers/a/index.html").read_text()
