@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Iterable
 
 from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import porter_stemmer
@@ -26,7 +26,6 @@ from lunr.trimmer import full_re
 VERSION = __TARGET_JS_VERSION__
 SEARCH_PIPELINE = ["stemmer"]
 _SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
-_UNSEEN = object()
 
 
 @dataclass
@@ -43,29 +42,21 @@ class BuiltIndex:
     (by ref, then field)."""
 
 
-class _TermMaker:
-    """What lunr's default pipeline (trimmer, stop-word filter, stemmer) makes of each word."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, Any] = {}
+class _TermMaker(dict):
+    """What lunr's default pipeline (trimmer, stop-word filter, stemmer) makes of each word:
+    a dict from word to term (None: no term), filled as words are first seen."""
 
     def __call__(self, text: str) -> list[str]:
-        terms = []
-        for word in _SEPARATORS.split(text.lower()):
-            term = self._seen.get(word, _UNSEEN)
-            if term is _UNSEEN:
-                term = self._seen[word] = self._term(word)
-            if term is not None:
-                terms.append(term)
-        return terms
+        # why: map over the dict's own lookup keeps the loop in C; only new words run Python
+        return [term for term in map(self.__getitem__, _SEPARATORS.split(text.lower()))
+                if term is not None]
 
-    @staticmethod
-    def _term(word: str) -> str | None:
+    def __missing__(self, word: str) -> str | None:
         match = full_re.match(word)
         trimmed = match.group(1) if match else word
-        if not trimmed or trimmed in STOP_WORDS:
-            return None
-        return porter_stemmer.stem(trimmed)
+        term = None if not trimmed or trimmed in STOP_WORDS else porter_stemmer.stem(trimmed)
+        self[word] = term
+        return term
 
 
 _TERMS = _TermMaker()  # why: one memo per process; a digest's vocabulary is bounded
