@@ -14,6 +14,7 @@ from .yamltext import YamlProblem, read_mapping
 
 CONFIG_KEYS = {f.name for f in dataclasses.fields(SiteConfig)} - {"source"}
 _HOST = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$")
+_LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
 _TWITTER = re.compile(r"^@?([A-Za-z0-9_]{1,15})$")
 
 
@@ -38,7 +39,8 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
         subtitle=fields.text("subtitle"),
         description=fields.text("description"),
         base_url=_normalise_base_url(url, fields),
-        language=fields.text("language", default="en"),
+        language=_language(fields, "language", default="en"),
+        title_language=_language(fields, "title_language"),
         curator=fields.text("curator"),
         home_excerpt_words=fields.integer("home_excerpt_words", 40),
         search_budget_kb=fields.integer("search_budget_kb", 1024),
@@ -76,6 +78,16 @@ def _cname(fields: FieldReader) -> str:
         fields.error("cname", f"'cname' must be a bare domain name such as 'digest.example.org' "
                               f"(no https:// and no path), got '{value}'")
         return ""
+    return value
+
+
+def _language(fields: FieldReader, key: str, default: str = "") -> str:
+    """A BCP 47 language tag such as 'en', 'zh' or 'zh-Hans'."""
+    value = fields.text(key, default=default)
+    if value and not _LANGUAGE.match(value):
+        fields.error(key, f"'{key}' must be a BCP 47 language tag such as 'en', 'zh' or "
+                          f"'zh-Hans', got '{value}'")
+        return default
     return value
 
 

@@ -25,6 +25,9 @@ class SiteConfig:
     """One or two sentences for the home page, feed and meta description."""
     language: str = "en"
     """BCP 47 language tag of the site's own text."""
+    title_language: str = ""
+    """BCP 47 tag of the title when it is in another language than the site's text, so screen
+    readers pronounce it right (e.g. 'zh' for a Chinese title on an English site)."""
     curator: str = ""
     """Who keeps the digest; shown in the footer and the feed."""
     home_excerpt_words: int = 40

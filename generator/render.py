@@ -125,6 +125,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
     return {
         "site": {"title": config.title, "subtitle": config.subtitle,
                  "description": config.description, "language": config.language,
+                 "title_language": config.title_language,
                  "curator": config.curator, "extra": config.extra,
                  "updated": site.updated.date().isoformat(),
                  "paper_count": len(site.papers)},

@@ -95,3 +95,15 @@ def test_config_warns_when_cname_and_base_url_disagree(tmp_path):
         "set base_url to https://digest.example.org/ once the domain is live"]
     same = load_config(write(tmp_path, SITE_YAML + "cname: example.org\n"))
     assert config_warnings(same) == []
+
+
+def test_load_config_reads_the_titles_own_language(tmp_path):
+    assert load_config(write(tmp_path, SITE_YAML + "title_language: zh-Hans\n")).title_language == "zh-Hans"
+    assert load_config(write(tmp_path, SITE_YAML)).title_language == ""
+
+
+def test_load_config_rejects_a_language_that_is_not_a_bcp47_tag(tmp_path):
+    with pytest.raises(BuildFailed) as raised:
+        load_config(write(tmp_path, SITE_YAML + "title_language: Chinese (simplified)\n"))
+    assert raised.value.errors[0].line == 6
+    assert "'title_language' must be a BCP 47 language tag" in messages(raised)[0]

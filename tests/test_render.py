@@ -161,3 +161,11 @@ def test_a_changed_template_or_setting_changes_every_page_key(tmp_path):
     after = page_keys(make_site(papers), tmp_path / "templates")
     renamed = page_keys(make_site(papers, title="Another Digest"))
     assert all(before[p] != after[p] and before[p] != renamed[p] for p in before)
+
+
+def test_a_title_in_another_language_is_marked_so_screen_readers_say_it_right():
+    marked = pages_of(make_site([make_paper("x")], title="论文列表", title_language="zh"))
+    assert '<span class="brand-title" lang="zh">论文列表</span>' in marked["papers/x/index.html"]
+    assert '<h1 lang="zh">论文列表</h1>' in marked["index.html"]
+    plain = pages_of(make_site([make_paper("x")]))["index.html"]
+    assert '<span class="brand-title">Test Digest</span>' in plain
