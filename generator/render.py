@@ -33,7 +33,7 @@ class Page:
     path: str
     template: str
     context: dict[str, Any]
-    """Everything the template shows, but a paper page's paper and a list's cards."""
+    """Everything the template shows, except a paper page's paper and a list's cards."""
     paper: Paper | None = None
     """The paper of a paper page; its context is made from it."""
     listed: tuple[Paper, ...] | None = None
