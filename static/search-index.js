@@ -7,59 +7,226 @@
 (function (root) {
   "use strict";
   var FORMAT = "digest-lunr/2";
+  var VECTORS_KEY = "\"vectors\":";
 
-  /** One pass over the vectors: each term's vectors (by number, in ref order), its idf, and
-      each field's average length. */
+  /** Reads the packed index from the bytes of its JSON file as they arrive (push, then
+      finish). The vectors, nine tenths of it, go straight into one Int32Array rather than into
+      50,000 arrays by JSON.parse; the rest is parsed as JSON. Anything unexpected falls back
+      to JSON.parse of the whole file. `size`, if known, is the file's length. */
+  function IndexReader(size) {
+    this.chunks = [];
+    this.head = null; // why: the bytes before "vectors", once they are all in
+    this.tail = [];
+    this.seen = 0;
+    this.failed = false;
+    this.done = false;
+    this.flat = new Int32Array(Math.max(1024, (size || 0) >> 1));
+    this.n = 0;
+    this.starts = [];
+    this.depth = 0;
+    this.num = 0;
+    this.digits = 0;
+  }
+
+  IndexReader.prototype.push = function (bytes) {
+    this.chunks.push(bytes);
+    if (this.failed) { return; }
+    try {
+      var from = 0;
+      if (!this.head) {
+        var all = concat(this.chunks), at = indexOf(all, VECTORS_KEY, Math.max(0, this.seen - VECTORS_KEY.length));
+        this.seen = all.length;
+        if (at < 0) { this.chunks = [all]; return; }
+        this.head = all.subarray(0, at);
+        this.chunks = [all];
+        bytes = all;
+        from = at + VECTORS_KEY.length;
+      }
+      if (this.done) { this.tail.push(bytes); return; }
+      var end = this.scan(bytes, from);
+      if (end >= 0) { this.tail.push(bytes.subarray(end)); }
+    } catch (e) {
+      this.failed = true;
+    }
+  };
+
+  /** Reads vector numbers from bytes[from...]; where the vectors end, or -1 if they go on. */
+  IndexReader.prototype.scan = function (bytes, from) {
+    var flat = this.flat, n = this.n, depth = this.depth, num = this.num, digits = this.digits;
+    var length = bytes.length, i = from, c = 0;
+    for (; i < length; i++) {
+      c = bytes[i];
+      if (c >= 48 && c <= 57) { num = num * 10 + (c - 48); digits++; continue; }
+      if (digits) {
+        if (digits > 9 || depth !== 2) { throw new Error("not a vector's number"); }
+        if (n === flat.length) { flat = grow(flat); }
+        flat[n++] = num; num = 0; digits = 0;
+      }
+      if (c === 44 || c === 32 || c === 10 || c === 13 || c === 9) { continue; }
+      if (c === 91) {
+        if (++depth === 2) { this.starts.push(n); } else if (depth !== 1) { throw new Error("nested"); }
+        continue;
+      }
+      if (c === 93) {
+        if (--depth === 0) { this.done = true; break; }
+        if (depth < 0) { throw new Error("unbalanced"); }
+        continue;
+      }
+      throw new Error("unexpected byte " + c);
+    }
+    this.flat = flat; this.n = n; this.depth = depth; this.num = num; this.digits = digits;
+    return this.done ? i + 1 : -1;
+  };
+
+  IndexReader.prototype.finish = function () {
+    if (!this.failed && this.done) {
+      try {
+        var packed = JSON.parse(decode(this.head) + VECTORS_KEY + "[]" + decode(concat(this.tail)));
+        if (packed.format === FORMAT && Array.isArray(packed.vectors) && !packed.vectors.length) {
+          // why: a table, which table() takes as it is
+          packed.vectors = checked({ flat: this.flat.subarray(0, this.n), starts: this.starts });
+          return packed;
+        }
+      } catch (e) { /* not the expected layout: parse it as plain JSON below */ }
+    }
+    return JSON.parse(decode(concat(this.chunks)));
+  };
+
+  /** The packed index from the bytes (an ArrayBuffer) of its JSON file. */
+  function parseIndex(buffer) {
+    var reader = new IndexReader(buffer.byteLength);
+    reader.push(new Uint8Array(buffer));
+    return reader.finish();
+  }
+
+  /** The packed index from a fetch Response, read as it downloads where streams allow. */
+  function readIndex(response) {
+    if (!response.body || !response.body.getReader) { return response.arrayBuffer().then(parseIndex); }
+    var reader = new IndexReader(Number(response.headers.get("Content-Length")) || 0);
+    var body = response.body.getReader();
+    function next(step) {
+      if (step.done) { return reader.finish(); }
+      reader.push(step.value);
+      return body.read().then(next);
+    }
+    return body.read().then(next);
+  }
+
+  function grow(flat) {
+    var bigger = new Int32Array(flat.length * 2);
+    bigger.set(flat);
+    return bigger;
+  }
+
+  function concat(chunks) {
+    if (chunks.length === 1) { return chunks[0]; }
+    var size = 0, at = 0;
+    chunks.forEach(function (c) { size += c.length; });
+    var out = new Uint8Array(size);
+    chunks.forEach(function (c) { out.set(c, at); at += c.length; });
+    return out;
+  }
+
+  function decode(bytes) { return new TextDecoder().decode(bytes); }
+
+  /** Where the ASCII text `key` first is in `bytes` from `from` on, or -1. */
+  function indexOf(bytes, key, from) {
+    var first = key.charCodeAt(0);
+    outer: for (var i = bytes.indexOf(first, from || 0); i >= 0; i = bytes.indexOf(first, i + 1)) {
+      for (var j = 1; j < key.length; j++) {
+        if (bytes[i + j] !== key.charCodeAt(j)) { continue outer; }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  /** Every vector `[field, ref, count, count deltas, count counts]`, its starts as Int32Array. */
+  function checked(table) {
+    var flat = table.flat, starts = new Int32Array(table.starts.length + 1);
+    for (var v = 0; v < table.starts.length; v++) {
+      var o = table.starts[v], next = v + 1 < table.starts.length ? table.starts[v + 1] : flat.length;
+      if (next - o < 3 || next - o !== 3 + 2 * flat[o + 2]) { throw new Error("malformed vector " + v); }
+      starts[v] = o;
+    }
+    starts[table.starts.length] = flat.length;
+    return { flat: flat, starts: starts, count: table.starts.length, absolute: false };
+  }
+
+  /** The packed vectors as one table: from parseIndex's table, or from JSON.parse's arrays. */
+  function table(packed) {
+    var vectors = packed.vectors;
+    // why: derive() turns parseIndex's term deltas into term numbers in place, once
+    if (!Array.isArray(vectors)) {
+      return vectors;
+    }
+    var size = 0, starts = [];
+    vectors.forEach(function (v) { size += v.length; });
+    var flat = new Int32Array(size), n = 0;
+    vectors.forEach(function (v) { starts.push(n); for (var i = 0; i < v.length; i++) { flat[n++] = v[i]; } });
+    return checked({ flat: flat, starts: starts });
+  }
+
+  /** One pass over the vectors: term numbers in place of deltas, each vector's length, each
+      term's vectors (by number, in ref order), its idf, and each field's average length. */
   function derive(packed) {
-    var vectors = packed.vectors, termCount = packed.terms.length;
+    var t = table(packed), flat = t.flat, starts = t.starts, count = t.count;
+    var termCount = packed.terms.length;
     var counts = new Int32Array(termCount), totals = packed.fields.map(function () { return 0; });
-    vectors.forEach(function (v) {
-      for (var i = 0, term = 0, n = v[2]; i < n; i++) {
-        term += v[3 + i];
-        counts[term]++;
-        totals[v[0]] += v[3 + n + i];
+    var lengths = new Int32Array(count), v, i, n, o, term;
+    if (!t.absolute) {
+      for (v = 0; v < count; v++) {
+        o = starts[v] + 3; n = flat[o - 1]; term = 0;
+        for (i = o; i < o + n; i++) { term += flat[i]; flat[i] = term; }
       }
-    });
-    var starts = new Int32Array(termCount + 1);
-    for (var t = 0; t < termCount; t++) { starts[t + 1] = starts[t] + counts[t]; }
-    var holders = new Int32Array(starts[termCount]), next = starts.slice(0, termCount);
-    vectors.forEach(function (v, number) {
-      for (var i = 0, term = 0; i < v[2]; i++) {
-        term += v[3 + i];
-        holders[next[term]++] = number;
-      }
-    });
+      t.absolute = true;
+    }
+    for (v = 0; v < count; v++) {
+      o = starts[v] + 3; n = flat[o - 1];
+      var length = 0;
+      for (i = o; i < o + n; i++) { counts[flat[i]]++; length += flat[i + n]; }
+      // why: sums of integer counts are exact, so adding per vector gives lunr.py's totals
+      totals[flat[o - 3]] += length;
+      lengths[v] = length;
+    }
+    var postingStarts = new Int32Array(termCount + 1);
+    for (term = 0; term < termCount; term++) { postingStarts[term + 1] = postingStarts[term] + counts[term]; }
+    var holders = new Int32Array(postingStarts[termCount]), next = postingStarts.slice(0, termCount);
+    for (v = 0; v < count; v++) {
+      o = starts[v]; n = flat[o + 2];
+      for (i = 0; i < n; i++) { holders[next[flat[o + 3 + i]]++] = v; }
+    }
     var documents = packed.documents, idf = new Float64Array(termCount);
-    for (t = 0; t < termCount; t++) {
-      idf[t] = Math.log(1 + Math.abs((documents - counts[t] + 0.5) / (counts[t] + 0.5)));
+    for (term = 0; term < termCount; term++) {
+      idf[term] = Math.log(1 + Math.abs((documents - counts[term] + 0.5) / (counts[term] + 0.5)));
     }
     var averages = totals.map(function (total) { return documents ? total / documents : 0; });
-    return { starts: starts, holders: holders, idf: idf, averages: averages };
+    return { table: t, lengths: lengths, starts: postingStarts, holders: holders, idf: idf, averages: averages };
   }
 
   /** The fields and refs of the documents that hold term `position`, as lunr's posting. */
   function posting(packed, derived, position) {
-    var result = { _index: position };
+    var result = { _index: position }, flat = derived.table.flat, starts = derived.table.starts;
     var texts = packed.fields.map(function () { return ""; });
     for (var k = derived.starts[position]; k < derived.starts[position + 1]; k++) {
-      var v = packed.vectors[derived.holders[k]];
-      texts[v[0]] += (texts[v[0]] ? ",\"" : "\"") + v[1] + "\":{}";
+      var o = starts[derived.holders[k]], f = flat[o];
+      texts[f] += (texts[f] ? ",\"" : "\"") + flat[o + 1] + "\":{}";
     }
     // why: JSON.parse makes integer-keyed objects several times faster than assignments do
     packed.fields.forEach(function (field, n) { result[field] = JSON.parse("{" + texts[n] + "}"); });
     return result;
   }
 
-  /** A document field's [term index, score, ...], scored by lunr's BM25 as lunr.py does. */
+  /** Vector `v`'s [term index, score, ...], scored by lunr's BM25 as lunr.py does. */
   function elements(packed, derived, v) {
-    var k1 = packed.bm25[0], b = packed.bm25[1], n = v[2], length = 0, i;
-    for (i = 0; i < n; i++) { length += v[3 + n + i]; }
-    var norm = n ? k1 * (1 - b + b * (length / derived.averages[v[0]])) : 0;
-    var boost = packed.boosts[v[0]], out = [], term = 0;
-    for (i = 0; i < n; i++) {
-      var tf = v[3 + n + i];
-      term += v[3 + i];
-      out.push(term, round3(derived.idf[term] * ((k1 + 1) * tf) / (norm + tf) * boost));
+    var flat = derived.table.flat, o = derived.table.starts[v], field = flat[o], n = flat[o + 2];
+    var k1 = packed.bm25[0], b = packed.bm25[1];
+    var norm = n ? k1 * (1 - b + b * (derived.lengths[v] / derived.averages[field])) : 0;
+    var boost = packed.boosts[field], idf = derived.idf, out = new Array(2 * n);
+    for (var i = 0; i < n; i++) {
+      var tf = flat[o + 3 + n + i], term = flat[o + 3 + i];
+      out[2 * i] = term;
+      out[2 * i + 1] = round3(idf[term] * ((k1 + 1) * tf) / (norm + tf) * boost);
     }
     return out;
   }
@@ -69,6 +236,11 @@
       it, which a BM25 score with its logarithm is not in practice; toFixed would rule even that
       out, at ten times the cost on the vectors of a broad query.) */
   function round3(x) { return Math.round(x * 1000) / 1000; }
+
+  function fieldRef(packed, derived, v) {
+    var flat = derived.table.flat, o = derived.table.starts[v];
+    return packed.fields[flat[o]] + "/" + flat[o + 1];
+  }
 
   /** lunr's serialised index from the packed one; an unpacked index passes through as it is. */
   function unpackIndex(packed) {
@@ -80,9 +252,10 @@
     });
     // why: lunr's TokenSet builder needs the terms in order, as lunr.py wrote them
     inverted.sort(function (a, b) { return byTerm(a[0], b[0]); });
-    var vectors = packed.vectors.map(function (v) {
-      return [packed.fields[v[0]] + "/" + v[1], elements(packed, derived, v)];
-    });
+    var vectors = [];
+    for (var v = 0; v < derived.table.count; v++) {
+      vectors.push([fieldRef(packed, derived, v), elements(packed, derived, v)]);
+    }
     return { version: packed.version, fields: packed.fields, fieldVectors: vectors,
       invertedIndex: inverted, pipeline: packed.pipeline };
   }
@@ -93,15 +266,60 @@
 
   function byTerm(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 
-  /** A read-only map whose values are made from `make(key)` on first use. */
-  function lazy(keys, make) {
-    var made = Object.create(null);
-    return new Proxy(keys, {
-      get: function (target, key) {
-        if (typeof key !== "string" || !(key in target)) { return undefined; }
-        return key in made ? made[key] : (made[key] = make(target[key]));
+  /** A read-only map of `keys()` whose values are made from `make(number)` on first use, where
+      `find(key)` gives a key's number (or -1); lunr only reads it, and lists its keys for a
+      query of prohibited words alone. */
+  function lazy(find, keys, make) {
+    var made = [];
+    function get(key) {
+      if (typeof key !== "string") { return undefined; }
+      var n = find(key);
+      if (n < 0) { return undefined; }
+      var value = made[n];
+      return value !== undefined ? value : (made[n] = make(n));
+    }
+    return new Proxy({}, {
+      get: function (target, key) { return get(key); },
+      has: function (target, key) { return typeof key === "string" && find(key) >= 0; },
+      ownKeys: function () { return keys().slice(); },
+      getOwnPropertyDescriptor: function (target, key) {
+        if (typeof key !== "string" || find(key) < 0) { return undefined; }
+        return { get: function () { return get(key); }, enumerable: true, configurable: true };
       }
     });
+  }
+
+  /** Finds a field ref's vector by arithmetic: vectors come by ref (small integers), then field. */
+  function vectorFinder(packed, derived) {
+    var flat = derived.table.flat, starts = derived.table.starts, count = derived.table.count;
+    var fieldNo = Object.create(null);
+    packed.fields.forEach(function (field, n) { fieldNo[field] = n; });
+    var maxRef = -1, ordered = true;
+    for (var v = 0; v < count; v++) {
+      var ref = flat[starts[v] + 1];
+      if (ref < maxRef || ref < 0) { ordered = false; break; }
+      maxRef = ref;
+    }
+    if (!ordered) {
+      // why: not the build's order; a plain map of every field ref then
+      var at = Object.create(null);
+      for (v = 0; v < count; v++) { at[fieldRef(packed, derived, v)] = v; }
+      return function (key) { var n = at[key]; return n === undefined ? -1 : n; };
+    }
+    var firstOf = new Int32Array(maxRef + 2).fill(count);
+    for (v = count - 1; v >= 0; v--) { firstOf[flat[starts[v] + 1]] = v; }
+    for (var r = maxRef; r >= 0; r--) { if (firstOf[r] === count) { firstOf[r] = firstOf[r + 1]; } }
+    return function (key) {
+      var slash = key.indexOf("/");
+      var field = slash < 0 ? undefined : fieldNo[key.slice(0, slash)];
+      if (field === undefined) { return -1; }
+      var text = key.slice(slash + 1), ref = +text;
+      if (!(ref >= 0 && ref <= maxRef) || String(ref) !== text) { return -1; }
+      for (var n = firstOf[ref]; n < count && flat[starts[n] + 1] === ref; n++) {
+        if (flat[starts[n]] === field) { return n; }
+      }
+      return -1;
+    };
   }
 
   /** `word` and whether it ends in a trailing wildcard, if the query token set is that simple. */
@@ -127,9 +345,60 @@
     return a.length - b.length;
   }
 
+  /** The terms, found by binary search among those with the same first letter; each such
+      group is sorted the first time a query reaches it, and all of them only when a query
+      needs every term (a bare "*", or a fuzzy or inner wildcard clause). */
+  function termFinder(terms) {
+    var groups = Object.create(null), all = null;
+    terms.forEach(function (term, position) {
+      var first = term.charAt(0);
+      (groups[first] || (groups[first] = [])).push(position);
+    });
+    function group(first) {
+      var g = groups[first];
+      if (g && !g.sorted) {
+        g.sort(function (x, y) { return byTerm(terms[x], terms[y]); });
+        g.sorted = true;
+      }
+      return g;
+    }
+    /** Where `word` is, or would be, in group `g` (sorted). */
+    function lowerBound(g, word) {
+      var lo = 0, hi = g.length;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (terms[g[mid]] < word) { lo = mid + 1; } else { hi = mid; } }
+      return lo;
+    }
+    return {
+      position: function (term) {
+        var g = group(term.charAt(0));
+        if (!g) { return -1; }
+        var at = lowerBound(g, term);
+        return at < g.length && terms[g[at]] === term ? g[at] : -1;
+      },
+      /** The terms that are `word`, or start with it, in sorted order. */
+      matching: function (word, prefix) {
+        var found = [];
+        if (word === "") {
+          if (prefix) { found = this.sorted().slice(); } else if (groups[""]) { found.push(""); }
+          return found;
+        }
+        var g = group(word.charAt(0));
+        if (!g) { return found; }
+        for (var i = lowerBound(g, word); i < g.length; i++) {
+          var term = terms[g[i]];
+          if (term.lastIndexOf(word, 0) !== 0) { break; }
+          if (prefix || term === word) { found.push(term); }
+          if (!prefix) { break; }
+        }
+        return found;
+      },
+      sorted: function () { return all || (all = terms.slice().sort(byTerm)); }
+    };
+  }
+
   /** A stand-in for the index's TokenSet: exact words and trailing wildcards are answered from
       the sorted terms; anything else (fuzzy, other wildcards) builds the real TokenSet once. */
-  function tokenSet(lunr, sorted) {
+  function tokenSet(lunr, finder) {
     var real = null;
     return {
       intersect: function (query) {
@@ -137,19 +406,13 @@
         if (!simple) {
           if (!real) {
             var builder = new lunr.TokenSet.Builder();
-            sorted.forEach(function (term) { builder.insert(term); });
+            finder.sorted().forEach(function (term) { builder.insert(term); });
             builder.finish();
             real = builder.root;
           }
           return real.intersect(query);
         }
-        var lo = 0, hi = sorted.length;
-        while (lo < hi) { var mid = (lo + hi) >> 1; if (sorted[mid] < simple.word) { lo = mid + 1; } else { hi = mid; } }
-        var found = [];
-        for (var i = lo; i < sorted.length && sorted[i].lastIndexOf(simple.word, 0) === 0; i++) {
-          if (simple.prefix || sorted[i] === simple.word) { found.push(sorted[i]); }
-          if (!simple.prefix) { break; }
-        }
+        var found = finder.matching(simple.word, simple.prefix);
         found.sort(tokenSetOrder);
         return { toArray: function () { return found; } };
       }
@@ -161,21 +424,25 @@
     if (packed.format === undefined) { return lunr.Index.load(packed); }
     checkFormat(packed);
     var derived = derive(packed);
-    var positions = Object.create(null);
-    packed.terms.forEach(function (term, position) { positions[term] = position; });
-    var vectorsAt = Object.create(null);
-    packed.vectors.forEach(function (v, n) { vectorsAt[packed.fields[v[0]] + "/" + v[1]] = n; });
+    var finder = termFinder(packed.terms);
+    var refs = null;
     return new lunr.Index({
-      invertedIndex: lazy(positions, function (position) { return posting(packed, derived, position); }),
-      fieldVectors: lazy(vectorsAt, function (n) {
-        return new lunr.Vector(elements(packed, derived, packed.vectors[n]));
+      invertedIndex: lazy(finder.position, finder.sorted, function (position) {
+        return posting(packed, derived, position);
       }),
-      tokenSet: tokenSet(lunr, packed.terms.slice().sort(byTerm)),
+      fieldVectors: lazy(vectorFinder(packed, derived), function () {
+        if (!refs) {
+          refs = [];
+          for (var v = 0; v < derived.table.count; v++) { refs.push(fieldRef(packed, derived, v)); }
+        }
+        return refs;
+      }, function (n) { return new lunr.Vector(elements(packed, derived, n)); }),
+      tokenSet: tokenSet(lunr, finder),
       fields: packed.fields,
       pipeline: lunr.Pipeline.load(packed.pipeline)
     });
   }
 
-  var api = { unpackIndex: unpackIndex, loadIndex: loadIndex, FORMAT: FORMAT };
+  var api = { parseIndex: parseIndex, readIndex: readIndex, unpackIndex: unpackIndex, loadIndex: loadIndex, FORMAT: FORMAT };
   if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { root.DigestIndex = api; }
 }(typeof self !== "undefined" ? self : this));

@@ -10,21 +10,31 @@ var meta = null;
 var docsBase = "";
 var chunks = {};
 
-function fetchJson(url) {
+function fetchOk(url) {
   // why: the index, facets and documents keep their URLs across builds and must match each
   // other and this script; revalidating costs a 304 when nothing changed
   return fetch(url, { cache: "no-cache" }).then(function (r) {
     if (!r.ok) { throw new Error(r.status + " " + url); }
-    return r.json();
+    return r;
   });
 }
 
+function fetchJson(url) {
+  return fetchOk(url).then(function (r) { return r.json(); });
+}
+
 function init(msg) {
+  // why: the index downloads while the scripts load and compile, and is read as it arrives
+  var response = fetchOk(msg.index);
+  var facets = fetchJson(msg.meta);
+  response.catch(function () {}); // why: handled below, once the scripts are in
+  facets.catch(function () {});
   importScripts(msg.lunr, msg.query, msg.unpack);
   docsBase = msg.docs;
-  return Promise.all([fetchJson(msg.index), fetchJson(msg.meta)]).then(function (data) {
-    index = DigestIndex.loadIndex(lunr, data[0]);
-    meta = data[1];
+  var packed = response.then(DigestIndex.readIndex);
+  return Promise.all([packed, facets]).then(function (loaded) {
+    index = DigestIndex.loadIndex(lunr, loaded[0]);
+    meta = loaded[1];
     return { type: "ready", count: meta.papers.length };
   });
 }
@@ -148,13 +158,31 @@ function doc(ref) {
   return chunks[Math.floor(n / meta.chunk)].then(function (list) { return list[n % meta.chunk]; });
 }
 
+var stems = new Map();
+
+/** lunr's stem of a word, each word stemmed once: highlights and phrases stem every word of
+    the papers they look at. */
 function stem(word) {
-  return lunr.stemmer(new lunr.Token(word.toLowerCase(), {})).toString();
+  var found = stems.get(word);
+  if (found === undefined) {
+    found = lunr.stemmer(new lunr.Token(word.toLowerCase(), {})).toString();
+    stems.set(word, found);
+  }
+  return found;
 }
 
 function fieldText(d, field) {
   return field === "authors" ? d.authors.join(" ") : field === "tags" ? d.tags.join(" ")
     : field === "abstract" ? d.text : field === "notes" ? d.notes || "" : d.title;
+}
+
+var fieldStems = new WeakMap();
+
+/** The stems of a field's words, kept with the document for the next phrase query. */
+function stemsOf(d, field) {
+  var byField = fieldStems.get(d);
+  if (!byField) { byField = {}; fieldStems.set(d, byField); }
+  return byField[field] || (byField[field] = DigestQuery.words(fieldText(d, field)).map(stem));
 }
 
 /** Whether the clause's words stand together in a field; the last may be an unfinished word. */
@@ -163,13 +191,19 @@ function hasPhrase(d, c, unfinished) {
   var last = c.words[c.words.length - 1];
   var fields = c.fields || ["title", "authors", "tags", "abstract", "notes"];
   return fields.some(function (f) {
-    var have = DigestQuery.words(fieldText(d, f));
-    var stems = have.map(stem);
-    for (var at = 0; at + wanted.length <= have.length; at++) {
-      var ok = wanted.every(function (w, i) {
-        var unfinishedMatch = unfinished && i === wanted.length - 1 && have[at + i].lastIndexOf(last, 0) === 0;
-        return unfinishedMatch || stems[at + i] === w;
-      });
+    var stems = stemsOf(d, f);
+    var have = null;
+    for (var at = 0; at + wanted.length <= stems.length; at++) {
+      var ok = true;
+      for (var i = 0; ok && i < wanted.length; i++) {
+        if (stems[at + i] === wanted[i]) { continue; }
+        if (unfinished && i === wanted.length - 1) {
+          have = have || DigestQuery.words(fieldText(d, f));
+          ok = have[at + i].lastIndexOf(last, 0) === 0;
+        } else {
+          ok = false;
+        }
+      }
       if (ok) { return true; }
     }
     return false;
@@ -235,28 +269,37 @@ function present(result, d) {
 
 /* ---- facets ------------------------------------------------------------------------------ */
 
-function matchesFilters(ref, filters) {
-  var p = meta.papers[Number(ref)];
-  var tags = (filters.tags || []).every(function (t) { return p[0].indexOf(meta.tags.indexOf(t)) >= 0; });
-  var venue = !filters.venue || meta.venues[p[1]] === filters.venue;
-  var year = !filters.year || String(p[2]) === String(filters.year);
-  return tags && venue && year;
+/** Whether a paper has every tag, and the venue and year, of the filters. */
+function filterer(filters) {
+  var tags = (filters.tags || []).map(function (t) { return meta.tags.indexOf(t); });
+  return function (ref) {
+    var p = meta.papers[Number(ref)];
+    return tags.every(function (t) { return p[0].indexOf(t) >= 0; }) &&
+      (!filters.venue || meta.venues[p[1]] === filters.venue) &&
+      (!filters.year || String(p[2]) === String(filters.year));
+  };
 }
 
-function count(refs, pick, names) {
-  var counts = {};
-  refs.forEach(function (ref) {
-    [].concat(pick(meta.papers[Number(ref)])).forEach(function (i) { counts[i] = (counts[i] || 0) + 1; });
-  });
-  return Object.keys(counts).map(function (i) { return [names ? names[i] : i, counts[i]]; })
-    .sort(function (a, b) { return b[1] - a[1] || String(a[0]).localeCompare(String(b[0])); });
+/** [name, count] of the values counted (a Map, or an array by number), most first, then by name. */
+function byCount(counts, name) {
+  var out = [];
+  counts.forEach(function (n, value) { if (n) { out.push([name(value), n]); } });
+  return out.sort(function (a, b) { return b[1] - a[1] || String(a[0]).localeCompare(String(b[0])); });
 }
 
 function facets(refs) {
+  var tags = new Int32Array(meta.tags.length), venues = new Int32Array(meta.venues.length);
+  var years = new Map();
+  refs.forEach(function (ref) {
+    var p = meta.papers[Number(ref)];
+    for (var i = 0; i < p[0].length; i++) { tags[p[0][i]]++; }
+    if (p[1] >= 0) { venues[p[1]]++; }
+    years.set(p[2], (years.get(p[2]) || 0) + 1);
+  });
   return {
-    tags: count(refs, function (p) { return p[0]; }, meta.tags),
-    venues: count(refs, function (p) { return p[1] < 0 ? [] : [p[1]]; }, meta.venues),
-    years: count(refs, function (p) { return [p[2]]; }, null)
+    tags: byCount(tags, function (i) { return meta.tags[i]; }),
+    venues: byCount(venues, function (i) { return meta.venues[i]; }),
+    years: byCount(years, String)
   };
 }
 
@@ -268,7 +311,7 @@ function search(msg) {
   var byRef = {};
   ranked.forEach(function (r) { byRef[r.ref] = r; });
   return phraseFilter(parsed, ranked.map(function (r) { return r.ref; })).then(function (refs) {
-    refs = refs.filter(function (ref) { return matchesFilters(ref, filters); });
+    refs = refs.filter(filterer(filters));
     var page = refs.slice(msg.offset || 0, (msg.offset || 0) + (msg.limit || 20));
     return loadDocs(page).then(function (docs) {
       return {

@@ -1,11 +1,49 @@
 // node unpack_check.js PACKED.json RAW.json: exits 0 when static/search-index.js unpacks the
-// packed index into exactly the index lunr.py serialised (run by tests/test_search_js.py).
+// packed index into exactly the index lunr.py serialised (run by tests/test_search_js.py), whether
+// it reads the file's JSON, its bytes at once, or its bytes as they arrive in chunks of any size.
 "use strict";
 const fs = require("node:fs");
 const assert = require("node:assert/strict");
-const { unpackIndex } = require("../../static/search-index.js");
+const { unpackIndex, parseIndex, readIndex } = require("../../static/search-index.js");
 
 const [packedPath, rawPath] = process.argv.slice(2);
-const unpacked = unpackIndex(JSON.parse(fs.readFileSync(packedPath, "utf8")));
-assert.deepStrictEqual(unpacked, JSON.parse(fs.readFileSync(rawPath, "utf8")));
-console.log("unpacked index equals lunr.py's");
+const bytes = fs.readFileSync(packedPath);
+const raw = JSON.parse(fs.readFileSync(rawPath, "utf8"));
+assert.deepStrictEqual(unpackIndex(JSON.parse(bytes.toString("utf8"))), raw);
+
+const fromBytes = parseIndex(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+assert.ok(!Array.isArray(fromBytes.vectors), "the vectors were read as a table, not by JSON.parse");
+assert.deepStrictEqual(unpackIndex(fromBytes), raw);
+
+/** A fetch Response whose body arrives in chunks of the given sizes, over and over. */
+function response(sizes, withLength) {
+  let at = 0;
+  let turn = 0;
+  const reader = {
+    read: () => Promise.resolve(at >= bytes.length ? { done: true } : (() => {
+      const size = sizes[turn++ % sizes.length];
+      const value = new Uint8Array(bytes.subarray(at, Math.min(bytes.length, at + size)));
+      at += size;
+      return { done: false, value };
+    })())
+  };
+  return { body: { getReader: () => reader },
+    headers: { get: (name) => (withLength && name === "Content-Length" ? String(bytes.length) : null) } };
+}
+
+(async () => {
+  for (const [sizes, withLength] of [[[1], false], [[7, 1, 13], true], [[4096], true], [[65536], false]]) {
+    const streamed = await readIndex(response(sizes, withLength));
+    assert.ok(!Array.isArray(streamed.vectors), `chunks of ${sizes}: read as a table`);
+    assert.deepStrictEqual(unpackIndex(streamed), raw, `chunks of ${sizes}`);
+  }
+  // Bytes that are not the expected layout (here a number written 1e0) still parse, as plain JSON.
+  const text = bytes.toString("utf8");
+  const one = text.indexOf(" 1]", text.indexOf("\"vectors\""));
+  assert.ok(one > 0);
+  const odd = Buffer.from(text.slice(0, one) + " 1e0]" + text.slice(one + 3));
+  const fallback = parseIndex(odd.buffer.slice(odd.byteOffset, odd.byteOffset + odd.length));
+  assert.ok(Array.isArray(fallback.vectors));
+  assert.deepStrictEqual(unpackIndex(fallback), raw);
+  console.log("unpacked index equals lunr.py's");
+})().catch((error) => { console.error(error); process.exit(1); });
