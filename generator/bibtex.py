@@ -35,6 +35,10 @@ _STOPWORDS = frozenset(
     "not no beyond all".split())
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _ARXIV_NEW = re.compile(r"^(\d\d)(\d\d)\.\d{4,5}")
+_VERBATIM_SPECIAL = re.compile(r"[{}\\\s]")
+_NOT_KEY_CHAR = re.compile(r"[^a-z0-9]")
+_TITLE_WORD_BREAK = re.compile(r"[\s\-–—:/]+")
+_AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
 def tex_escape(text: str) -> str:
@@ -44,13 +48,13 @@ def tex_escape(text: str) -> str:
 
 def verbatim(text: str) -> str:
     """A URL, DOI or eprint id for a verbatim field: only braces, backslashes and spaces encoded."""
-    return re.sub(r"[{}\\\s]", lambda m: "%{:02X}".format(ord(m.group())), text)
+    return _VERBATIM_SPECIAL.sub(lambda m: "%{:02X}".format(ord(m.group())), text)
 
 
 def ascii_word(text: str) -> str:
     """Lowercase ASCII letters and digits of `text` ('Müller-Lee' -> 'mullerlee')."""
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]", "", folded.lower())
+    return _NOT_KEY_CHAR.sub("", folded.lower())
 
 
 def publication_year(paper: Paper) -> int:
@@ -68,7 +72,7 @@ def base_key(paper: Paper) -> str:
     """`lastname` + year + first significant title word, all lowercase ASCII."""
     first = paper.authors[0] if paper.authors else ""
     last = first.split(",")[0] if "," in first else (first.split() or [""])[-1]
-    words = [ascii_word(w) for w in re.split(r"[\s\-–—:/]+", paper.title)]
+    words = map(ascii_word, _TITLE_WORD_BREAK.split(paper.title))
     word = next((w for w in words if w and w not in _STOPWORDS), "")
     return f"{ascii_word(last) or 'anon'}{publication_year(paper)}{word}"
 
@@ -102,7 +106,7 @@ def _suffix(n: int) -> str:
 def _author(name: str) -> str:
     # why: a name containing the word 'and' would split in two; braces keep it one author.
     text = tex_escape(name)
-    return "{" + text + "}" if re.search(r"\band\b", text, re.IGNORECASE) else text
+    return "{" + text + "}" if _AND.search(text) else text
 
 
 def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ with `lunr.lunr(...).serialize()`.
 from __future__ import annotations
 
 import math
+from operator import sub
 from typing import Any
 
 from .lunrbuild import SEARCH_PIPELINE, VERSION, BuiltIndex
@@ -26,7 +27,7 @@ K1, B = 1.2, 0.75  # lunr's Builder defaults
 
 
 def _deltas(numbers: list[int]) -> list[int]:
-    return [b - a for a, b in zip([0, *numbers], numbers)]
+    return list(map(sub, numbers, [0, *numbers]))
 
 
 def pack(index: BuiltIndex) -> dict[str, Any]:
