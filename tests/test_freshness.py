@@ -52,6 +52,15 @@ def test_a_damaged_output_folder_is_built_again(options, damage):
     assert "First" in page.read_text()
 
 
+@pytest.mark.parametrize("stray", ["papers/stray.html", "papers/a/stray.html", "new/stray.html"])
+def test_a_file_added_to_the_output_folder_is_removed_by_the_next_build(options, stray):
+    build(options)
+    (options.out / stray).parent.mkdir(exist_ok=True)
+    (options.out / stray).write_text("not ours")
+    assert build(options).removed == 1
+    assert not (options.out / stray).exists()
+
+
 def test_other_options_or_epoch_build_again(options, monkeypatch):
     build(options)
     assert build(BuildOptions(**{**options.__dict__, "base_url": "https://x.org/y/"})).written > 0
