@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -51,15 +50,3 @@ def value_key(*values: Any) -> str:
     repr writes each by value and with its type (Markup('<b>') is not '<b>'), in the order a
     dict was filled, which is the order the build's code fills it in."""
     return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def folder_key(folder: Path) -> str:
-    """A hash of the names and bytes of every file under `folder`, such as the templates."""
-    digest = hashlib.sha256()
-    for root, dirs, names in os.walk(folder):
-        dirs.sort()
-        for name in sorted(names):
-            path = Path(root, name)
-            digest.update(f"{path.relative_to(folder).as_posix()}\0".encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()

@@ -27,7 +27,8 @@ class BuildOptions:
     """Overrides site.yaml's base_url (e.g. the URL GitHub Pages reports)."""
     drafts: bool = False
     cache: Path | None = None
-    """Folder for results kept between builds (checked papers); None builds from scratch."""
+    """Folder for results kept between builds (checked papers, page keys, the site before
+    last); None builds from scratch."""
     workers: int = 1
     """Processes for independent work; output never depends on it."""
     resident: bool = False
@@ -92,7 +93,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     files = index + feed_files(site) + bib_files(site) + crawler_files(site) + assets
     timer.done("files", f"{len(files)} search, feed, BibTeX, sitemap and asset files")
     before, spare = (made_before(record), spare_folder(record)) if record else ({}, None)
-    written = write_site(files, options.out, pages, options.workers, before, spare)  # pages made here
+    written = write_site(files, options.out, pages, options.workers, before, spare)
     if record:
         remember_made(record, written.stamps)
         if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
