@@ -29,9 +29,9 @@ function init(msg) {
   var facets = fetchJson(msg.meta);
   response.catch(function () {}); // why: handled below, once the scripts are in
   facets.catch(function () {});
-  importScripts(msg.lunr, msg.query, msg.unpack);
+  importScripts(msg.lunr, msg.query, msg.read, msg.unpack);
   docsBase = msg.docs;
-  var packed = response.then(DigestIndex.readIndex);
+  var packed = response.then(DigestRead.readIndex);
   return Promise.all([packed, facets]).then(function (loaded) {
     index = DigestIndex.loadIndex(lunr, loaded[0]);
     meta = loaded[1];

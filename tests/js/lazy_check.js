@@ -6,7 +6,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 const assert = require("node:assert/strict");
 const lunr = require(path.join(__dirname, "../../node_modules/lunr"));
-const { loadIndex, parseIndex, unpackIndex } = require("../../static/search-index.js");
+const { loadIndex, unpackIndex } = require("../../static/search-index.js");
+const { parseIndex } = require("../../static/search-read.js");
 
 const bytes = fs.readFileSync(process.argv[2]);
 const packed = JSON.parse(bytes.toString("utf8"));
