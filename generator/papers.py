@@ -28,7 +28,7 @@ PARALLEL_FROM = 200
 """Fewer uncached papers than this are checked in this process: workers take ~0.2 s to start."""
 
 _RESIDENT: dict[Path, Checked] = {}
-"""Results read from the cache and kept in memory, by cache file, for a process that builds
+"""Checked papers kept in memory, by cache file, for a process that builds
 again and again (the preview server): its rebuilds read only what changed. Pruned to the
 current papers by keep_only."""
 
@@ -140,9 +140,8 @@ class PaperCache:
         os.replace(partial, self.folder / key)
 
     def hold(self, checked: list[Checked]) -> None:
-        """Keep new results in memory too, when it is kept between builds."""
-        if self.memory is _RESIDENT:
-            self.memory.update((self.folder / c.paper.source_key, c) for c in checked if c.paper)
+        """Keep new results in memory too (for the next build, when resident)."""
+        self.memory.update((self.folder / c.paper.source_key, c) for c in checked if c.paper)
 
     def keep_only(self, keys: set[str]) -> None:
         """Forget papers that are gone or changed, so the cache does not grow for ever."""

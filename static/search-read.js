@@ -4,7 +4,6 @@
    anything not laid out as expected is read by JSON.parse instead. */
 (function (root) {
   "use strict";
-  var FORMAT = "digest-lunr/2";
   var VECTORS_KEY = "\"vectors\":";
 
   /** Reads the packed index from the bytes of its JSON file as they arrive (push, then
@@ -80,8 +79,8 @@
     if (!this.failed && this.done) {
       try {
         var packed = JSON.parse(decode(this.head) + VECTORS_KEY + "[]" + decode(concat(this.tail)));
-        if (packed.format === FORMAT && Array.isArray(packed.vectors) && !packed.vectors.length) {
-          // why: search-index.js checks and reads the flat table in place of the arrays
+        if (Array.isArray(packed.vectors) && !packed.vectors.length) {
+          // why: search-index.js checks the format, and reads the flat table in place of the arrays
           packed.vectors = { flat: this.flat.subarray(0, this.n), starts: this.starts };
           return packed;
         }
