@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from . import urls as paths
+from .keyed import KeyedFile, identity
 from .records import OutputFile, Paper, Site
 from .urls import Urls
 
@@ -137,21 +138,33 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
     return f"@{kind}{{{key},\n{body}}}\n"
 
 
-def paper_entries(papers: tuple[Paper, ...], keys: dict[str, str], urls: Urls) -> dict[str, str]:
-    """Each paper's entry by slug, made once for its page, all.bib and its tags' files."""
-    return {p.slug: bibtex_entry(p, keys[p.slug], urls.absolute(paths.paper_file(p.slug)))
-            for p in papers}
+def paper_entry(site: Site, paper: Paper) -> str:
+    """A paper's entry, made once per process for its page, all.bib and its tags' files."""
+    entry = site.bibtex.get(paper.slug)
+    if entry is None:
+        page_url = Urls(site.config.base_url).absolute(paths.paper_file(paper.slug))
+        entry = site.bibtex[paper.slug] = bibtex_entry(paper, site.cite_keys[paper.slug], page_url)
+    return entry
 
 
 def site_entries(site: Site, papers: tuple[Paper, ...]) -> str:
     """The entries of `papers`, sorted by key, separated by blank lines."""
-    return "\n".join(site.bibtex[slug] for _, slug in sorted((site.cite_keys[p.slug], p.slug)
-                                                              for p in papers))
+    ordered = sorted(papers, key=lambda p: (site.cite_keys[p.slug], p.slug))
+    return "\n".join(paper_entry(site, p) for p in ordered)
 
 
 def bib_files(site: Site) -> list[OutputFile]:
     """all.bib and one tags/<tag>.bib per tag, UTF-8."""
-    files = [OutputFile(paths.ALL_BIB, site_entries(site, site.papers).encode("utf-8"))]
-    files += [OutputFile(paths.tag_bib_file(g.tag.slug), site_entries(site, g.papers).encode("utf-8"))
-              for g in site.tags]
-    return files
+    return [bib.made() for bib in bib_plan(site)]
+
+
+def bib_plan(site: Site) -> list[KeyedFile]:
+    """bib_files(), each described by its inputs and made only when asked."""
+    return [_keyed(site, paths.ALL_BIB, site.papers)] + [
+        _keyed(site, paths.tag_bib_file(g.tag.slug), g.papers) for g in site.tags]
+
+
+def _keyed(site: Site, path: str, papers: tuple[Paper, ...]) -> KeyedFile:
+    cited = tuple((identity(p), site.cite_keys[p.slug]) for p in papers)
+    return KeyedFile(path, (site.config.base_url, cited),
+                     lambda: site_entries(site, papers).encode("utf-8"))

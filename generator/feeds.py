@@ -10,6 +10,7 @@ from email.utils import format_datetime
 from xml.etree import ElementTree as ET
 
 from . import urls as paths
+from .keyed import KeyedFile, identities
 from .links import arxiv_base
 from .records import OutputFile, Paper, Site, TagGroup
 from .site import newest_day
@@ -56,19 +57,24 @@ class Channel:
 
 def feed_files(site: Site) -> list[OutputFile]:
     """/feed.xml, then tags/<tag>/feed.xml for every tag."""
+    return [feed.made() for feed in feed_plan(site)]
+
+
+def feed_plan(site: Site) -> list[KeyedFile]:
+    """feed_files(), each described by its inputs and made only when asked."""
     return [feed_file(site)] + [tag_feed_file(site, group) for group in site.tags]
 
 
-def feed_file(site: Site) -> OutputFile:
+def feed_file(site: Site) -> KeyedFile:
     """/feed.xml: the newest `feed_items` papers, newest first."""
     urls, config = Urls(site.config.base_url), site.config
     channel = Channel(config.title, urls.absolute(paths.HOME),
                       config.description or config.subtitle or config.title, site.updated,
                       urls.absolute(paths.FEED))
-    return OutputFile(paths.FEED, rss(site, channel, site.papers[:config.feed_items], urls))
+    return _keyed(site, paths.FEED, channel, site.papers[:config.feed_items])
 
 
-def tag_feed_file(site: Site, group: TagGroup) -> OutputFile:
+def tag_feed_file(site: Site, group: TagGroup) -> KeyedFile:
     """tags/<tag>/feed.xml: the tag's newest papers; updated when its newest paper was added."""
     urls, name = Urls(site.config.base_url), group.tag.name
     # why: not SOURCE_DATE_EPOCH, which CI may set per commit; a feed whose papers did not
@@ -76,8 +82,14 @@ def tag_feed_file(site: Site, group: TagGroup) -> OutputFile:
     channel = Channel(f"{site.config.title}: {name}", urls.absolute(paths.tag_file(group.tag.slug)),
                       f"Papers tagged {name} in {site.config.title}", newest_day(group.papers),
                       urls.absolute(paths.tag_feed_file(group.tag.slug)))
-    papers = group.papers[:site.config.feed_items]
-    return OutputFile(paths.tag_feed_file(group.tag.slug), rss(site, channel, papers, urls))
+    return _keyed(site, paths.tag_feed_file(group.tag.slug), channel,
+                  group.papers[:site.config.feed_items])
+
+
+def _keyed(site: Site, path: str, channel: Channel, papers: tuple[Paper, ...]) -> KeyedFile:
+    urls = Urls(site.config.base_url)
+    return KeyedFile(path, (site.config, channel, identities(papers)),
+                     lambda: rss(site, channel, papers, urls))
 
 
 def rss(site: Site, about: Channel, papers: tuple[Paper, ...], urls: Urls) -> bytes:

@@ -65,13 +65,14 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     # why: imported only when there is work: YAML, Markdown, LaTeX, Jinja and lunr take
     # ~0.2 s to import, as long as the whole no-op check above
     from .assets import asset_urls, load_assets
-    from .bibtex import bib_files
+    from .bibtex import bib_plan
     from .config import config_warnings, load_config
-    from .feeds import feed_files
+    from .feeds import feed_plan
+    from .keyed import Chained, FilePlan
     from .papers import load_papers
     from .render import make_environment, plan_pages
-    from .search import index_sizes, search_files
-    from .sitemap import crawler_files
+    from .search import document_plan, index_files, index_sizes
+    from .sitemap import crawler_plan
     from .site import build_site, updated_time
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
@@ -80,7 +81,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     papers = [p for p in checked if options.drafts or not p.draft]
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
     site = build_site(papers, config, updated_time(papers))
-    index = search_files(site)
+    index = index_files(site)
     raw, gzipped = index_sizes(index)
     timer.done("search", f"index {raw:,} bytes, {gzipped:,} gzipped")
     if gzipped > config.search_budget_kb * 1024:
@@ -90,15 +91,16 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     env = make_environment(options.project / "templates")
     pages = plan_pages(site, env, asset_urls(assets, Urls(config.base_url)))
     timer.done("plan", f"{len(pages)} pages, {len(site.tags)} tags")
-    files = index + feed_files(site) + bib_files(site) + crawler_files(site) + assets
-    timer.done("files", f"{len(files)} search, feed, BibTeX, sitemap and asset files")
+    keyed = FilePlan(document_plan(site) + feed_plan(site) + bib_plan(site) + crawler_plan(site))
+    timer.done("files", f"{len(keyed)} search, feed, BibTeX and sitemap files; {len(assets)} assets")
     before, spare = (made_before(record), spare_folder(record)) if record else ({}, None)
-    written = write_site(files, options.out, pages, options.workers, before, spare)
+    produced = Chained((pages, keyed))
+    written = write_site(index + assets, options.out, produced, options.workers, before, spare)
     if record:
         remember_made(record, written.stamps)
         if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
             remember(record, options.out, key)
-    timer.done("write", f"{len(pages) - written.reused} pages rendered; {written.written} "
+    timer.done("write", f"{len(produced) - written.reused} pages and files made; {written.written} "
                         f"written, {written.unchanged} unchanged")
     return written
 

@@ -10,6 +10,8 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls as paths
+from .bibtex import paper_entry
+from .keyed import identities, identity
 from .memo import code_version, value_key
 from .metadata import page_meta
 from .records import OutputFile, Paper, Site, TagGroup
@@ -63,8 +65,8 @@ class PagePlan:
         page's key is known without making its context."""
         page = self.pages[number]
         paper = page.paper
-        inputs = (_identity(paper), self.site.bibtex[paper.slug]) if paper else page.context
-        listed = tuple(_identity(p) for p in page.listed or ())
+        inputs = (identity(paper), self.site.cite_keys[paper.slug]) if paper else page.context
+        listed = identities(page.listed or ())
         return page.path, value_key(self.shared_key, page.path, page.template, inputs, listed)
 
     def make(self, number: int) -> OutputFile:
@@ -85,11 +87,6 @@ class PagePlan:
             template = self.env.get_template("_partials/paper_card.html")
             self._cards[paper.slug] = Markup(template.render(card=card))
         return self._cards[paper.slug]
-
-
-def _identity(paper: Paper) -> str | Paper:
-    """What stands for a paper in a page's key: its source_key, or all of it if made without."""
-    return paper.source_key or paper
 
 
 def plan_pages(site: Site, env: jinja2.Environment, asset_urls: dict[str, str]) -> PagePlan:
@@ -191,7 +188,7 @@ def paper_context(paper: Paper, site: Site, urls: Urls) -> dict[str, Any]:
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},
-            "bibtex": {"entry": site.bibtex[paper.slug]}}
+            "bibtex": {"entry": paper_entry(site, paper)}}
 
 
 def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from . import urls as paths
+from .keyed import KeyedFile, identities
 from .lunrbuild import BuiltIndex, FieldTerms, build_from_terms, document_terms
 from .lunrpack import pack
 from .records import OutputFile, Paper, Site
@@ -69,12 +70,25 @@ def facet_table(papers: tuple[Paper, ...]) -> dict[str, Any]:
 
 def search_files(site: Site) -> list[OutputFile]:
     """The lunr index, the facet table and the document store in chunks, by ref."""
-    urls = Urls(site.config.base_url)
-    entries = [result_entry(p, urls) for p in site.papers]
-    chunks = [OutputFile(paths.search_docs_file(k // DOC_CHUNK), to_json(entries[k:k + DOC_CHUNK]))
-              for k in range(0, len(entries), DOC_CHUNK)]
+    return index_files(site) + [chunk.made() for chunk in document_plan(site)]
+
+
+def index_files(site: Site) -> list[OutputFile]:
+    """The lunr index and the facet table: what a reader fetches before the first answer."""
     return [OutputFile(paths.SEARCH_INDEX, to_json(pack(build_index(site.papers)))),
-            OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))] + chunks
+            OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))]
+
+
+def document_plan(site: Site) -> list[KeyedFile]:
+    """The document store in chunks of DOC_CHUNK papers, by ref: an edit remakes one chunk."""
+    urls = Urls(site.config.base_url)
+    return [_chunk(k // DOC_CHUNK, site.papers[k:k + DOC_CHUNK], urls)
+            for k in range(0, len(site.papers), DOC_CHUNK)]
+
+
+def _chunk(number: int, papers: tuple[Paper, ...], urls: Urls) -> KeyedFile:
+    return KeyedFile(paths.search_docs_file(number), (urls.base_url, identities(papers)),
+                     lambda: to_json([result_entry(p, urls) for p in papers]))
 
 
 def index_sizes(files: list[OutputFile]) -> tuple[int, int]:

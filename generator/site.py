@@ -6,17 +6,15 @@ import datetime as dt
 import os
 from typing import Iterable
 
-from .bibtex import assign_keys, paper_entries
+from .bibtex import assign_keys
 from .records import Paper, Site, SiteConfig, Tag, TagGroup
-from .urls import Urls
 
 
 def build_site(papers: list[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
-    """Sort papers newest first (then by title), group them by tag, give each a BibTeX entry."""
+    """Sort papers newest first (then by title), group them by tag, give each a citation key."""
     ordered = tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
-    keys = assign_keys(ordered)
     return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
-                cite_keys=keys, bibtex=paper_entries(ordered, keys, Urls(config.base_url)))
+                cite_keys=assign_keys(ordered))
 
 
 def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:

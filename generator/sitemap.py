@@ -5,6 +5,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from . import urls as paths
+from .keyed import KeyedFile
 from .records import OutputFile, Site
 from .site import newest_day
 from .urls import Urls
@@ -29,16 +30,30 @@ def sitemap_entries(site: Site) -> list[tuple[str, str]]:
 
 def crawler_files(site: Site) -> list[OutputFile]:
     """sitemap.xml, robots.txt naming it, .nojekyll for Pages, CNAME for a custom domain."""
+    return [file.made() for file in crawler_plan(site)]
+
+
+def crawler_plan(site: Site) -> list[KeyedFile]:
+    """crawler_files(), each described by its inputs and made only when asked."""
     urls = Urls(site.config.base_url)
-    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
-    for path, lastmod in sitemap_entries(site):
-        url = ET.SubElement(root, "url")
-        ET.SubElement(url, "loc").text = urls.absolute(path)
-        ET.SubElement(url, "lastmod").text = lastmod
-    sitemap = xml_document(root)
-    robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n"
-    files = [OutputFile(paths.SITEMAP, sitemap), OutputFile(paths.ROBOTS, robots.encode()),
-             OutputFile(paths.NOJEKYLL, b"")]
+    entries = [(urls.absolute(path), lastmod) for path, lastmod in sitemap_entries(site)]
+    robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n".encode()
+    files = [KeyedFile(paths.SITEMAP, entries, lambda: sitemap(entries)), _plain(paths.ROBOTS, robots),
+             _plain(paths.NOJEKYLL, b"")]
     if site.config.cname:
-        files.append(OutputFile(paths.CNAME, f"{site.config.cname}\n".encode()))
+        files.append(_plain(paths.CNAME, f"{site.config.cname}\n".encode()))
     return files
+
+
+def sitemap(entries: list[tuple[str, str]]) -> bytes:
+    """sitemap.xml listing (absolute URL, last-modified day) pairs."""
+    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for loc, lastmod in entries:
+        url = ET.SubElement(root, "url")
+        ET.SubElement(url, "loc").text = loc
+        ET.SubElement(url, "lastmod").text = lastmod
+    return xml_document(root)
+
+
+def _plain(path: str, data: bytes) -> KeyedFile:
+    return KeyedFile(path, data, lambda: data)
