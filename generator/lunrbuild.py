@@ -61,14 +61,21 @@ class _TermMaker(dict):
 
 _TERMS = _TermMaker()  # why: one memo per process; a digest's vocabulary is bounded
 
-FieldTerms = tuple[tuple[str, int], ...]
-"""One field's terms with their counts, in first-seen order (as lunr's dict keeps them)."""
+FieldTerms = tuple[str, tuple[int, ...]]
+"""One field's terms, joined by spaces in first-seen order (as lunr's dict keeps them), and
+their counts. A term never holds a space (spaces separate words). Kept with each paper between
+builds, it loads as two objects instead of a tuple per term: reading 10,000 cached papers back
+took three times as long with (term, count) pairs."""
 
 
 def document_terms(texts: list[str | None]) -> tuple[FieldTerms, ...]:
     """What lunr indexes of one document, given one text per field: the per-document half of
     the build, which callers may compute in parallel and keep between builds."""
-    return tuple(tuple(Counter(_TERMS(text)).items()) if text is not None else () for text in texts)
+    return tuple(_counted(Counter(_TERMS(text))) if text is not None else ("", ()) for text in texts)
+
+
+def _counted(counter: Counter[str]) -> FieldTerms:
+    return " ".join(counter), tuple(counter.values())
 
 
 def build(documents: Iterable[list[str | None]], fields: list[str],
@@ -86,9 +93,10 @@ def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[s
     vectors = index.vectors
     for ref, by_field in enumerate(documents):
         index.documents += 1
-        for number, counted in enumerate(by_field):
+        for number, (words, counts) in enumerate(by_field):
             # (a term's number, its count), by number; numbers are unique within a field
-            pairs = sorted([(number_of(term, len(positions)), count) for term, count in counted])
+            terms = words.split(" ") if words else ()  # why: not split(), which splits more
+            pairs = sorted(zip([number_of(term, len(positions)) for term in terms], counts))
             vectors.append((number, ref, [at for at, _ in pairs], [count for _, count in pairs]))
     index.terms = list(positions)
     return index

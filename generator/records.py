@@ -123,7 +123,7 @@ class Paper:
     """The body as plain text, for search."""
     draft: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
-    search_terms: tuple[tuple[tuple[str, int], ...], ...] = ()
+    search_terms: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """What the search index holds of it, per indexed field (see search.paper_terms); made when
     the paper is checked, so it is computed in parallel and cached. Empty: not made yet."""
     source_key: str = ""
