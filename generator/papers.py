@@ -27,7 +27,7 @@ from .validate import Checked, check, combine
 PARALLEL_FROM = 200
 """Fewer uncached papers than this are checked in this process: workers take ~0.2 s to start."""
 
-_RESIDENT: dict[Path, Checked] = {}
+_RESIDENT: dict[str, Checked] = {}
 """Checked papers kept in memory, by cache file, for a process that builds
 again and again (the preview server): its rebuilds read only what changed. Pruned to the
 current papers by keep_only."""
@@ -37,7 +37,7 @@ def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int =
                 resident: bool = False) -> list[Paper]:
     """Every papers/*.md as a Paper, sorted by file name; BuildFailed with every error. With
     `resident`, cached papers stay in memory for the next call."""
-    paths = sorted((content_dir / PAPERS_DIR).glob("*.md"))
+    paths = sorted((content_dir / PAPERS_DIR).glob("*.md"), key=str)  # why: Path's < is slow
     cache = PaperCache(cache_dir, content_dir, resident) if cache_dir else None
     with collections_paused():
         keys = {path: cache.key(path) for path in paths} if cache else {}
@@ -110,6 +110,7 @@ class PaperCache:
     def __init__(self, cache_dir: Path, content_dir: Path, resident: bool = False) -> None:
         where = hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:12]
         self.folder = cache_dir / "papers" / where
+        self.where = str(self.folder)  # why: no Path object per paper read back
         self.memory = _RESIDENT if resident else {}
 
     def key(self, path: Path) -> str:
@@ -118,7 +119,7 @@ class PaperCache:
 
     def get(self, key: str) -> Checked | None:
         """The cached result, or None (a missing or unreadable entry is a miss)."""
-        where = self.folder / key
+        where = os.path.join(self.where, key)
         if where in self.memory:
             return self.memory[where]
         try:
@@ -141,12 +142,13 @@ class PaperCache:
 
     def hold(self, checked: list[Checked]) -> None:
         """Keep new results in memory too (for the next build, when resident)."""
-        self.memory.update((self.folder / c.paper.source_key, c) for c in checked if c.paper)
+        self.memory.update((os.path.join(self.where, c.paper.source_key), c)
+                           for c in checked if c.paper)
 
     def keep_only(self, keys: set[str]) -> None:
         """Forget papers that are gone or changed, so the cache does not grow for ever."""
-        for where in [where for where in self.memory if where.parent == self.folder]:
-            if where.name not in keys:
+        for where in [where for where in self.memory if os.path.dirname(where) == self.where]:
+            if os.path.basename(where) not in keys:
                 del self.memory[where]
         if not self.folder.is_dir():
             return
