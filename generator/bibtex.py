@@ -14,11 +14,13 @@ Choices, so a reference manager gets what it expects:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 from . import urls as paths
 from .keyed import KeyedFile, identity
+from .memo import KeptValues
 from .records import OutputFile, Paper, Site
 from .urls import Urls
 
@@ -138,19 +140,24 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
     return f"@{kind}{{{key},\n{body}}}\n"
 
 
-def paper_entry(site: Site, paper: Paper) -> str:
-    """A paper's entry, made once per process for its page, all.bib and its tags' files."""
-    entry = site.bibtex.get(paper.slug)
-    if entry is None:
-        page_url = Urls(site.config.base_url).absolute(paths.paper_file(paper.slug))
-        entry = site.bibtex[paper.slug] = bibtex_entry(paper, site.cite_keys[paper.slug], page_url)
-    return entry
+def paper_entries(papers: tuple[Paper, ...], keys: dict[str, str], urls: Urls,
+                  kept: KeptValues | None = None) -> dict[str, str]:
+    """Each paper's entry by slug, made once for its page, all.bib and its tags' files; with
+    `kept`, an entry made by an earlier build from the same paper, key and URL is reused."""
+    kept = kept or KeptValues(None)
+    entries = {}
+    for paper in papers:
+        key, page_url = keys[paper.slug], urls.absolute(paths.paper_file(paper.slug))
+        make = functools.partial(bibtex_entry, paper, key, page_url)
+        entries[paper.slug] = kept.get((paper.source_key, key, page_url), make) \
+            if paper.source_key else make()
+    return entries
 
 
 def site_entries(site: Site, papers: tuple[Paper, ...]) -> str:
     """The entries of `papers`, sorted by key, separated by blank lines."""
     ordered = sorted(papers, key=lambda p: (site.cite_keys[p.slug], p.slug))
-    return "\n".join(paper_entry(site, p) for p in ordered)
+    return "\n".join(site.bibtex[p.slug] for p in ordered)
 
 
 def bib_files(site: Site) -> list[OutputFile]:

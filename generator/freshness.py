@@ -131,6 +131,11 @@ def spare_folder(record: Path) -> Path:
     return record.with_suffix(".spare")
 
 
+def kept_file(record: Path, step: str) -> Path:
+    """Where results of one pure step are kept for the next build (see memo.KeptValues)."""
+    return record.with_suffix(f".{step}.pickle")
+
+
 def record_path(cache: Path, out: Path) -> Path:
     """Where the last build into `out` is remembered."""
     return cache / "builds" / (hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16] + ".json")

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
+import pickle
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Hashable
 
 LIBRARIES = ("Jinja2", "Markdown", "PyYAML", "lunr", "latex2mathml", "pylatexenc", "nh3")
 """The libraries whose output ends up in the site."""
@@ -50,3 +52,40 @@ def value_key(*values: Any) -> str:
     repr writes each by value and with its type (Markup('<b>') is not '<b>'), in the order a
     dict was filled, which is the order the build's code fills it in."""
     return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class KeptValues:
+    """Results of one pure step, kept between builds in a file of the cache folder, by their
+    inputs (plain, hashable values). A build saves only the results it used, so results of
+    papers gone or changed are dropped; an unreadable file is as empty."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.before: dict[Hashable, Any] = _load_pickle(path) if path else {}
+        self.used: dict[Hashable, Any] = {}
+
+    def get(self, inputs: Hashable, make: Callable[[], Any]) -> Any:
+        """The result for `inputs`: the kept one, else make()'s."""
+        value = self.before.get(inputs)
+        if value is None:
+            value = make()
+        self.used[inputs] = value
+        return value
+
+    def save(self) -> None:
+        """Keep this build's results for the next (written aside, then renamed over)."""
+        if self.path is None or self.used == self.before:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        partial.write_bytes(pickle.dumps(self.used, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(partial, self.path)
+
+
+def _load_pickle(path: Path) -> dict[Hashable, Any]:
+    try:
+        with open(path, "rb") as file:
+            value = pickle.load(file)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}

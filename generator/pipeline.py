@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .freshness import (Inputs, fingerprint, fresh_files, made_before, record_path, remember,
-                        remember_made, spare_folder)
+from .freshness import (Inputs, fingerprint, fresh_files, kept_file, made_before, record_path,
+                        remember, remember_made, spare_folder)
 from .output import WriteReport, write_site
 from .urls import Urls
 
@@ -69,6 +69,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     from .config import config_warnings, load_config
     from .feeds import feed_plan
     from .keyed import Chained, FilePlan
+    from .memo import KeptValues
     from .papers import load_papers
     from .render import make_environment, plan_pages
     from .search import document_plan, index_files, index_sizes
@@ -79,8 +80,9 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
         timer.report(f"  warning: {warning}")
     checked = load_papers(options.content, options.cache, options.workers, options.resident)
     papers = [p for p in checked if options.drafts or not p.draft]
+    entries = KeptValues(kept_file(record, "bibtex") if record else None)
+    site = build_site(papers, config, updated_time(papers), entries)
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
-    site = build_site(papers, config, updated_time(papers))
     index = index_files(site)
     raw, gzipped = index_sizes(index)
     timer.done("search", f"index {raw:,} bytes, {gzipped:,} gzipped")
@@ -97,6 +99,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     produced = Chained((pages, keyed))
     written = write_site(index + assets, options.out, produced, options.workers, before, spare)
     if record:
+        entries.save()
         remember_made(record, written.stamps)
         if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
             remember(record, options.out, key)

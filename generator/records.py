@@ -152,8 +152,8 @@ class Site:
     """SOURCE_DATE_EPOCH if set, else the newest paper's date: never 'now'."""
     cite_keys: dict[str, str] = field(default_factory=dict)
     """BibTeX citation key of every paper, by slug: stable and unique."""
-    bibtex: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    """BibTeX entries made so far in this process, by slug (see bibtex.paper_entry)."""
+    bibtex: dict[str, str] = field(default_factory=dict)
+    """BibTeX entry of every paper, by slug."""
 
 
 @dataclass(frozen=True)

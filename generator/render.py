@@ -10,7 +10,6 @@ import jinja2
 from markupsafe import Markup
 
 from . import urls as paths
-from .bibtex import paper_entry
 from .keyed import identities, identity
 from .memo import code_version, value_key
 from .metadata import page_meta
@@ -188,7 +187,7 @@ def paper_context(paper: Paper, site: Site, urls: Urls) -> dict[str, Any]:
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},
-            "bibtex": {"entry": paper_entry(site, paper)}}
+            "bibtex": {"entry": site.bibtex[paper.slug]}}
 
 
 def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:

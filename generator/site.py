@@ -6,15 +6,20 @@ import datetime as dt
 import os
 from typing import Iterable
 
-from .bibtex import assign_keys
+from .bibtex import assign_keys, paper_entries
+from .memo import KeptValues
 from .records import Paper, Site, SiteConfig, Tag, TagGroup
+from .urls import Urls
 
 
-def build_site(papers: list[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
-    """Sort papers newest first (then by title), group them by tag, give each a citation key."""
+def build_site(papers: list[Paper], config: SiteConfig, updated: dt.datetime,
+               entries: KeptValues | None = None) -> Site:
+    """Sort papers newest first (then by title), group them by tag, give each a BibTeX entry
+    (reused from `entries` when an earlier build made it)."""
     ordered = tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
+    keys = assign_keys(ordered)
     return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
-                cite_keys=assign_keys(ordered))
+                cite_keys=keys, bibtex=paper_entries(ordered, keys, Urls(config.base_url), entries))
 
 
 def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:

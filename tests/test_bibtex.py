@@ -1,8 +1,10 @@
 import datetime as dt
 
 from factories import make_paper, make_site
-from generator.bibtex import (assign_keys, base_key, bib_files, bibtex_entry, publication_year,
-                              tex_escape, verbatim)
+from generator.bibtex import (assign_keys, base_key, bib_files, bibtex_entry, paper_entries,
+                              publication_year, tex_escape, verbatim)
+from generator.memo import KeptValues
+from generator.urls import Urls
 from generator.records import Link
 
 URL = "https://example.org/digest/papers/x/"
@@ -90,3 +92,15 @@ def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
     assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
     assert files["tags/llm.bib"] == files["all.bib"]
     assert files["tags/rag.bib"].count("@misc{") == 1
+
+
+def test_an_entry_kept_from_an_earlier_build_is_reused_for_the_same_paper_key_and_url(tmp_path):
+    kept = KeptValues(tmp_path / "entries.pickle")
+    paper, urls = make_paper("x", source_key="k1"), Urls("https://example.org/digest/")
+    made = paper_entries((paper,), {"x": "lovelace2025a"}, urls, kept)
+    kept.save()
+    again = KeptValues(tmp_path / "entries.pickle")
+    again.before = {key: "kept entry" for key in again.before}
+    assert paper_entries((paper,), {"x": "lovelace2025a"}, urls, again) == {"x": "kept entry"}
+    assert paper_entries((paper,), {"x": "lovelace2025b"}, urls, again) != {"x": "kept entry"}
+    assert made == {"x": bibtex_entry(paper, "lovelace2025a", URL)}

@@ -3,7 +3,7 @@ import datetime as dt
 from markupsafe import Markup
 
 import generator.memo as memo_module
-from generator.memo import source_key, value_key
+from generator.memo import KeptValues, source_key, value_key
 
 
 def test_value_key_depends_on_values_not_on_which_objects_hold_them():
@@ -25,3 +25,24 @@ def test_source_key_changes_with_the_name_the_bytes_and_the_code(monkeypatch):
     assert key != source_key("b.md", b"text") and key != source_key("a.md", b"text!")
     monkeypatch.setattr(memo_module, "code_version", lambda: "another")
     assert source_key("a.md", b"text") != key
+
+
+def test_kept_values_are_reused_by_the_next_build_and_only_those_used_are_kept(tmp_path):
+    path = tmp_path / "kept.pickle"
+    first = KeptValues(path)
+    assert first.get(("a", 1), lambda: "made a") == "made a"
+    first.get("b", lambda: "made b")
+    first.save()
+    second = KeptValues(path)
+    assert second.get(("a", 1), lambda: "made again") == "made a"
+    second.save()
+    assert KeptValues(path).get("b", lambda: "b is gone") == "b is gone"
+
+
+def test_an_unreadable_kept_file_is_as_empty(tmp_path):
+    path = tmp_path / "kept.pickle"
+    path.write_bytes(b"not a pickle")
+    kept = KeptValues(path)
+    assert kept.get("a", lambda: "made") == "made"
+    kept.save()
+    assert KeptValues(path).get("a", lambda: "again") == "made"
