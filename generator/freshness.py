@@ -80,10 +80,10 @@ def fresh_files(record: Path, out: Path, key: str) -> dict[str, list[int]] | Non
     return files if _as_listed(out, files, folders) else None
 
 
-def remember(record: Path, out: Path, key: str) -> None:
-    """Keep the fingerprint and the output listing of a build that just succeeded."""
-    files, folders = _listing(out)
-    _write_aside(record, {"key": key, "files": files, "folders": folders})
+def remember(record: Path, out: Path, key: str, files: dict[str, list[int]]) -> None:
+    """Keep the fingerprint of a build that just succeeded, the [size, mtime_ns] of each file it
+    left in `out` (as its writer saw them: no walk of the tree again) and each folder's mtime."""
+    _write_aside(record, {"key": key, "files": files, "folders": _folder_times(out, files)})
 
 
 def _as_listed(out: Path, files: dict[str, list], folders: dict[str, int]) -> bool:
@@ -203,18 +203,16 @@ def _write_aside(path: Path, data: object) -> None:
     os.replace(partial, path)
 
 
-def _listing(out: Path) -> tuple[dict[str, list[int]], dict[str, int]]:
-    """[size, mtime_ns] of every file in `out` and the mtime of every folder, by their paths
-    there: any edit, deletion or addition shows (an edit keeping size and mtime does not:
-    outputs are not hashed)."""
-    files = {name: _size_and_mtime(entry.stat()) for name, entry in files_below(str(out))}
+def _folder_times(out: Path, files: dict[str, list[int]]) -> dict[str, int]:
+    """The mtime of every folder holding `files`, up to `out`: a file added, removed or renamed
+    there shows in it."""
     folders = {""}
     for name in files:
         folder = os.path.dirname(name)
         while folder not in folders:  # why: each folder up to the top, each once
             folders.add(folder)
             folder = os.path.dirname(folder)
-    return files, {folder: os.stat(os.path.join(out, folder)).st_mtime_ns for folder in folders}
+    return {folder: os.stat(os.path.join(out, folder)).st_mtime_ns for folder in folders}
 
 
 def files_below(top: str,

@@ -38,6 +38,8 @@ class WriteReport:
     """Produced files linked from the last build by their key, without being made again."""
     stamps: Stamps = field(default_factory=dict, compare=False)
     """How the produced files were left, for the next build's `before`."""
+    files: dict[str, list[int]] = field(default_factory=dict, compare=False)
+    """[size, mtime_ns] of every file of the site, as left."""
 
 
 class Producer(Protocol):
@@ -68,7 +70,7 @@ def write_site(files: list[OutputFile], out: Path, produced: Producer | None = N
     staging, mirrored = claim(out, spare, inodes)
     job = Job(staging, old, mirrored)
     try:
-        placed = [Placed(f.path, _place(f, job), len(f.data)) for f in files]
+        placed = [_place_file(f, job) for f in files]
         placed += _place_produced(produced, job, before or {}, workers) if produced else []
         report = _report(placed, old)
         if mirrored:
@@ -100,6 +102,7 @@ class Placed(NamedTuple):
     written: int
     """1 if written anew, 0 if the old file was linked."""
     size: int
+    mtime_ns: int
     stamp: list | None = None
     """For a produced file: its Stamps row."""
     reused: bool = False
@@ -113,7 +116,8 @@ def _report(placed: list[Placed], old: dict[str, str]) -> WriteReport:
     written = sum(p.written for p in placed)
     return WriteReport(written, len(placed) - written, len(set(old) - paths),
                        sum(p.size for p in placed), sum(p.reused for p in placed),
-                       {p.path: p.stamp for p in placed if p.stamp is not None})
+                       {p.path: p.stamp for p in placed if p.stamp is not None},
+                       {p.path: [p.size, p.mtime_ns] for p in placed})
 
 
 _job: tuple[Producer, Job, Stamps] | None = None
@@ -150,7 +154,7 @@ def _place_range(bounds: tuple[int, int]) -> list[Placed]:
         written = _keep(previous, target, job) if reused else _place(produced.make(number), job)
         stat = os.stat(target)
         stamp = [key, stat.st_size, stat.st_mtime_ns, stat.st_ino]
-        placed.append(Placed(path, written, stat.st_size, stamp, reused))
+        placed.append(Placed(path, written, stat.st_size, stat.st_mtime_ns, stamp, reused))
     return placed
 
 
@@ -191,6 +195,12 @@ def _same(path: str, data: bytes) -> bool:
         return False
     with open(path, "rb") as file:
         return file.read() == data
+
+
+def _place_file(file: OutputFile, job: Job) -> Placed:
+    written = _place(file, job)
+    stat = os.stat(os.path.join(job.staging, file.path))
+    return Placed(file.path, written, stat.st_size, stat.st_mtime_ns)
 
 
 def _place(file: OutputFile, job: Job) -> int:

@@ -102,7 +102,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
         entries.save()
         remember_made(record, written.stamps)
         if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
-            remember(record, options.out, key)
+            remember(record, options.out, key, written.files)
     timer.done("write", f"{len(produced) - written.reused} pages and files made; {written.written} "
                         f"written, {written.unchanged} unchanged")
     return written

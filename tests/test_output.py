@@ -154,6 +154,14 @@ def test_stamps_describe_the_files_as_left(tmp_path):
     assert set(report.stamps) == {"p/0/index.html", "p/1/index.html"}
 
 
+def test_the_report_lists_every_file_of_the_site_as_left(tmp_path):
+    out, spare = tmp_path / "out", tmp_path / "cache/spare"
+    for extra, keys in [({"old.html": b"old"}, {}), ({}, {1: "changed"}), ({}, {1: "changed"})]:
+        report = write_site(site_files(**extra), out, Counted(2, keys=keys), spare=spare)
+        assert report.files == {p.relative_to(out).as_posix(): [p.stat().st_size, p.stat().st_mtime_ns]
+                                for p in out.rglob("*") if p.is_file()}
+
+
 def test_with_a_spare_folder_the_retired_site_is_kept_and_staged_in_next(tmp_path):
     out, spare = tmp_path / "out", tmp_path / "cache/spare"
     write_site(site_files(**{"old.html": b"old"}), out, spare=spare)
