@@ -87,7 +87,7 @@ def assign_keys(papers: tuple[Paper, ...] | list[Paper]) -> dict[str, str]:
     keys: dict[str, str] = {}
     taken: set[str] = set()
     for paper in sorted(papers, key=lambda p: (p.date, p.slug)):
-        base = base_key(paper)
+        base = paper.cite_base or base_key(paper)
         key, n = base, 1
         while key in taken:
             n += 1

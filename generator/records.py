@@ -126,6 +126,9 @@ class Paper:
     search_terms: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """What the search index holds of it, per indexed field (see search.paper_terms); made when
     the paper is checked, so it is computed in parallel and cached. Empty: not made yet."""
+    cite_base: str = ""
+    """Its citation key before a letter tells it from another paper's (see bibtex.base_key);
+    made when the paper is checked. Empty: not made yet."""
     source_key: str = ""
     """A hash of what this record was made from: its file's name and bytes and the generator's
     code. Records with equal keys are equal, so a page can stand for its paper by this key."""

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, replace
 
+from .bibtex import base_key
 from .checks import FieldReader, describe
 from .content import slugify
 from .errors import BuildFailed, ContentError, display_path, unknown_key_message
@@ -79,7 +80,9 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
         extra=fields.mapping_of("extra"),
         source_key=doc.source_key,
     )
-    return None if fields.errors else replace(paper, search_terms=paper_terms(paper))
+    if fields.errors:
+        return None
+    return replace(paper, search_terms=paper_terms(paper), cite_base=base_key(paper))
 
 
 def _date(fields: FieldReader) -> dt.date:

@@ -104,3 +104,8 @@ def test_an_entry_kept_from_an_earlier_build_is_reused_for_the_same_paper_key_an
     assert paper_entries((paper,), {"x": "lovelace2025a"}, urls, again) == {"x": "kept entry"}
     assert paper_entries((paper,), {"x": "lovelace2025b"}, urls, again) != {"x": "kept entry"}
     assert made == {"x": bibtex_entry(paper, "lovelace2025a", URL)}
+
+
+def test_keys_start_from_the_base_made_when_the_paper_was_checked():
+    papers = [make_paper("x", cite_base="kept2025base"), make_paper("y", cite_base="kept2025base")]
+    assert sorted(assign_keys(papers).values()) == ["kept2025base", "kept2025baseb"]

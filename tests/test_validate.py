@@ -32,6 +32,7 @@ def test_validate_builds_a_paper_from_every_field(tmp_path):
     assert "$" not in paper.abstract_text and "bold" in paper.abstract_text
     assert paper.notes_html == "<p><strong>Read</strong> it.</p>"
     assert paper.extra == {"poster": 3}
+    assert paper.cite_base == "lovelace2025paper"
 
 
 def test_validate_errors_on_missing_title(tmp_path):
