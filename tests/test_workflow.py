@@ -70,6 +70,16 @@ def test_build_job_sets_up_python_and_node_with_caches(workflow):
     assert node["uses"] == "actions/setup-node@v6" and node["with"]["cache"] == "npm"
 
 
+def test_build_job_keeps_the_build_cache_from_the_newest_run(workflow):
+    cache = uses(workflow, "build", "actions/cache")
+    assert cache["uses"] == "actions/cache@v5" and cache["with"]["path"] == ".digest-cache"
+    key, restore = cache["with"]["key"], cache["with"]["restore-keys"]
+    assert key.endswith("${{ github.sha }}") and key.startswith(restore)
+    assert "steps.python.outputs.python-version" in restore  # why: pickles of one Python
+    names = [s.get("uses", "").split("@")[0] or s.get("run", "").strip() for s in steps(workflow, "build")]
+    assert names.index("actions/cache") < names.index("make build")
+
+
 def test_build_job_runs_exactly_the_readme_commands_with_the_pages_url(workflow):
     configure = uses(workflow, "build", "actions/configure-pages")
     assert configure["uses"] == "actions/configure-pages@v6" and configure["id"] == "pages"
