@@ -120,42 +120,60 @@ def _report(placed: list[Placed], old: dict[str, str]) -> WriteReport:
                        {p.path: [p.size, p.mtime_ns] for p in placed})
 
 
-_job: tuple[Producer, Job, Stamps] | None = None
+_job: tuple[Producer, Job] | None = None
 """What forked writers make and where they put it (inherited, never pickled)."""
 
 
 def _place_produced(produced: Producer, job: Job, before: Stamps, workers: int) -> list[Placed]:
+    """Link the files still as the last build left them, then make the others, in `workers`
+    processes when there are enough of them to pay for starting those."""
     global _job
-    count = len(produced)
-    _job = (produced, job, before)
+    _job = (produced, job)
     try:
-        if workers < 2 or count < PARALLEL_FROM:
-            return _place_range((0, count))
-        step = max(1, count // (workers * 8))
-        ranges = [(start, min(start + step, count)) for start in range(0, count, step)]
+        placed, to_make = [], []
+        for number in range(len(produced)):
+            path, key = produced.key(number)
+            kept = _kept_as_left(path, key, job, before.get(path))
+            if kept is None:
+                to_make.append((number, path, key))
+            else:
+                placed.append(kept)
+        if workers < 2 or len(to_make) < PARALLEL_FROM:
+            return placed + _make_all(to_make)
+        step = max(1, len(to_make) // (workers * 8))
+        parts = [to_make[start:start + step] for start in range(0, len(to_make), step)]
         # why: fork hands the plan to the workers without pickling it; each file is made on
         # its own, so the bytes do not depend on which worker made it
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            return [placed for part in pool.map(_place_range, ranges) for placed in part]
+            return placed + [one for part in pool.map(_make_all, parts) for one in part]
     finally:
         _job = None
 
 
-def _place_range(bounds: tuple[int, int]) -> list[Placed]:
+def _kept_as_left(path: str, key: str, job: Job, stamp: list | None) -> Placed | None:
+    """The last build's file, put in the staging folder, if its key and file are as it left
+    them; None if it must be made."""
+    previous = job.old.get(path)
+    if previous is None or not _as_left(previous, stamp, key):
+        return None
+    target = os.path.join(job.staging, path)  # why: no Path objects for 10,000 reused pages
+    return _stamped(path, target, key, _keep(previous, target, job), reused=True)
+
+
+def _make_all(to_make: list[tuple[int, str, str]]) -> list[Placed]:
+    """Make and place produced files given as (number, path, key)."""
     assert _job is not None
-    produced, job, before = _job
-    placed = []
-    for number in range(*bounds):
-        path, key = produced.key(number)
-        previous = job.old.get(path)
-        target = os.path.join(job.staging, path)  # why: no Path objects for 10,000 reused pages
-        reused = previous is not None and _as_left(previous, before.get(path), key)
-        written = _keep(previous, target, job) if reused else _place(produced.make(number), job)
-        stat = os.stat(target)
-        stamp = [key, stat.st_size, stat.st_mtime_ns, stat.st_ino]
-        placed.append(Placed(path, written, stat.st_size, stat.st_mtime_ns, stamp, reused))
-    return placed
+    produced, job = _job
+    return [_stamped(path, os.path.join(job.staging, path), key,
+                     _place(produced.make(number), job), reused=False)
+            for number, path, key in to_make]
+
+
+def _stamped(path: str, target: str, key: str, written: int, reused: bool) -> Placed:
+    stat = os.stat(target)
+    stamp = [key, stat.st_size, stat.st_mtime_ns, stat.st_ino]
+    return Placed(path, written, stat.st_size, stat.st_mtime_ns, stamp, reused)
 
 
 def _as_left(previous: str, stamp: list | None, key: str) -> bool:

@@ -2,6 +2,7 @@ import os
 
 import pytest
 
+import generator.output as output_module
 from generator.output import OutputRefused, write_site
 from generator.records import OutputFile
 
@@ -134,6 +135,19 @@ def test_a_produced_file_with_the_same_key_is_linked_not_made_again(tmp_path):
     assert again.made == [1] and report.reused == 2
     assert (out / "p/1/index.html").read_bytes() == b"page 1 changed"
     assert tree(out)["p/2/index.html"] == b"page 2 "
+
+
+def test_workers_start_only_for_many_files_to_make_not_for_many_files(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    first = write_site(site_files(), out, Counted(output_module.PARALLEL_FROM), workers=2)
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a process pool for one file to make")
+
+    monkeypatch.setattr(output_module, "ProcessPoolExecutor", no_pool)
+    again = Counted(output_module.PARALLEL_FROM, keys={7: "changed"})
+    report = write_site(site_files(), out, again, workers=2, before=first.stamps)
+    assert again.made == [7] and report.written == 1
 
 
 def test_a_produced_file_edited_by_hand_is_made_again_whatever_its_key(tmp_path):
