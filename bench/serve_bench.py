@@ -39,7 +39,9 @@ def measure(name: str, make_content, edits: int) -> None:  # noqa: ANN001
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as tmp:
         root = Path(tmp)
         papers = sorted(p for p in (make_content(root / "content") / "papers").glob("*.md"))
-        with ServerProcess("--content", "content", "--out", "_site", cwd=root) as server:
+        # why: a large digest's first build takes longer than the tests' timeout
+        with ServerProcess("--content", "content", "--out", "_site", cwd=root,
+                           first_build_timeout=600) as server:
             cold = float(server.wait_for_output(r"^Built \d+ files in ([\d.]+) s").group(1))
             timings = _edit_and_time(server, papers, edits)
             idle = _idle_cpu(server.process.pid, seconds=3.0)

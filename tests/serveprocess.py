@@ -30,7 +30,8 @@ TIMEOUT = 30.0
 class ServerProcess:
     """A running `build.py serve --port 0`, its URL and everything it printed."""
 
-    def __init__(self, *args: str, cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, cwd: Path, env: dict[str, str] | None = None,
+                 first_build_timeout: float = TIMEOUT) -> None:
         self.project = copy_project(Path(tempfile.mkdtemp(prefix="serve-project-")))
         command = [sys.executable, str(self.project / "build.py"), "serve", "--port", "0", *args]
         self.process = subprocess.Popen(command, cwd=cwd, env={**os.environ, **(env or {})},
@@ -43,7 +44,8 @@ class ServerProcess:
         for stream, lines in ((self.process.stdout, self.stdout), (self.process.stderr, self.stderr)):
             threading.Thread(target=self._read, args=(stream, lines), daemon=True).start()
         try:
-            self.url = self.wait_for_output(r"Serving \S+ at (http://\S+)").group(1)
+            self.url = self.wait_for_output(r"Serving \S+ at (http://\S+)",
+                                            timeout=first_build_timeout).group(1)
         except BaseException:
             self.stop()
             raise

@@ -3,6 +3,7 @@ import time
 
 import pytest
 
+import generator.watch as watch_module
 from generator.watch import Debounce, Watcher, changed_paths, is_ignored, snapshot
 
 
@@ -106,3 +107,23 @@ def test_watcher_sees_an_edit_made_before_it_started(tmp_path):
         assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
     finally:
         watcher.stop()
+
+
+def test_a_slow_scan_makes_the_watcher_wait_in_proportion(tmp_path, monkeypatch):
+    scans = []
+
+    def slow_snapshot(roots, skip=None):
+        scans.append(time.monotonic())
+        started = time.thread_time()
+        while time.thread_time() - started < 0.05:  # why: the watcher counts its CPU, not waits
+            pass
+        return {}
+
+    monkeypatch.setattr(watch_module, "snapshot", slow_snapshot)
+    watcher = Watcher([tmp_path], interval=0.01, quiet=0.04)
+    watcher.start()
+    time.sleep(1.0)
+    watcher.stop()
+    # a scan of 0.05 s is followed by at least 0.45 s of waiting: at most ~10% of a core
+    gaps = [b - a for a, b in zip(scans[1:], scans[2:])]
+    assert gaps and min(gaps) >= 0.05 * (1 / watch_module.BUSY_SHARE) - 0.01
