@@ -46,9 +46,11 @@ class Inputs:
     """The build options that change output (base URL, drafts), as text."""
 
 
-def fingerprint(inputs: Inputs, record: Path | None = None) -> str:
+def fingerprint(inputs: Inputs, record: Path | None = None,
+                hashes: dict[str, str] | None = None) -> str:
     """A hash of every byte and setting the build's output depends on. Given the build's
-    `record`, files as the last fingerprint saw them are not read again."""
+    `record`, files as the last fingerprint saw them are not read again. `hashes`, if given,
+    gets the sha256 of every input file by its absolute path."""
     table = record.with_suffix(".inputs.json") if record else None
     last_scan, known = _load_table(table) if table else (0, {})
     scan = time.time_ns()  # why: taken before any stat, so an edit racing this scan is racy
@@ -59,6 +61,8 @@ def fingerprint(inputs: Inputs, record: Path | None = None) -> str:
         rows[entry.path] = row = _row(entry, old, last_scan)
         read += row is not old
         digest.update(f"{name}\0{row[4]}".encode())
+        if hashes is not None:
+            hashes[entry.path] = row[4]
     # why: rewritten after a read even if equal, so the newer scan time lets racy rows settle
     if table and (read or rows.keys() != known.keys()):
         _save_table(table, scan, rows)

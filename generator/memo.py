@@ -33,9 +33,12 @@ def code_version() -> str:
 
 def source_key(name: str, data: bytes) -> str:
     """What a record made from one file depends on: the file's name, its bytes, the code."""
-    digest = hashlib.sha256(f"{code_version()}\0{name}\0".encode())
-    digest.update(data)
-    return digest.hexdigest()
+    return hashed_source_key(name, hashlib.sha256(data).hexdigest())
+
+
+def hashed_source_key(name: str, sha256: str) -> str:
+    """source_key() from the sha256 (hex) of the file's bytes, as the input fingerprint has it."""
+    return hashlib.sha256(f"{code_version()}\0{name}\0{sha256}".encode()).hexdigest()
 
 
 def library_version(name: str) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .content import PAPERS_DIR, ContentErrorRaised, read_document
-from .memo import source_key
+from .memo import hashed_source_key, source_key
 from .records import Paper
 from .validate import Checked, check, combine
 
@@ -34,11 +34,12 @@ current papers by keep_only."""
 
 
 def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int = 1,
-                resident: bool = False) -> list[Paper]:
+                resident: bool = False, hashes: dict[str, str] | None = None) -> list[Paper]:
     """Every papers/*.md as a Paper, sorted by file name; BuildFailed with every error. With
-    `resident`, cached papers stay in memory for the next call."""
+    `resident`, cached papers stay in memory for the next call. `hashes` (sha256 by absolute
+    path, from the input fingerprint) spares reading the files the cache holds."""
     paths = sorted((content_dir / PAPERS_DIR).glob("*.md"), key=str)  # why: Path's < is slow
-    cache = PaperCache(cache_dir, content_dir, resident) if cache_dir else None
+    cache = PaperCache(cache_dir, content_dir, resident, hashes or {}) if cache_dir else None
     with collections_paused():
         keys = {path: cache.key(path) for path in paths} if cache else {}
         found = {path: cache.get(keys[path]) for path in paths} if cache else {}
@@ -107,14 +108,19 @@ def collections_paused() -> Iterator[None]:
 class PaperCache:
     """Checked papers of one content folder, one file each, keyed by file bytes and code."""
 
-    def __init__(self, cache_dir: Path, content_dir: Path, resident: bool = False) -> None:
+    def __init__(self, cache_dir: Path, content_dir: Path, resident: bool = False,
+                 hashes: dict[str, str] | None = None) -> None:
         where = hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:12]
         self.folder = cache_dir / "papers" / where
         self.where = str(self.folder)  # why: no Path object per paper read back
         self.memory = _RESIDENT if resident else {}
+        self.hashes = hashes or {}
 
     def key(self, path: Path) -> str:
         """What a paper's check depends on: its name, its bytes, the generator's code."""
+        known = self.hashes.get(os.path.abspath(path))
+        if known:
+            return hashed_source_key(path.name, known)
         return source_key(path.name, path.read_bytes())
 
     def get(self, key: str) -> Checked | None:

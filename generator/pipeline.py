@@ -57,7 +57,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
 
 
 def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
-    record, key = _fingerprint(options)
+    hashes: dict[str, str] = {}
+    record, key = _fingerprint(options, hashes)
     unchanged = fresh_files(record, options.out, key) if record else None
     if unchanged is not None:
         timer.done("check", "nothing changed since the last build")
@@ -78,7 +79,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
-    checked = load_papers(options.content, options.cache, options.workers, options.resident)
+    checked = load_papers(options.content, options.cache, options.workers, options.resident, hashes)
     papers = [p for p in checked if options.drafts or not p.draft]
     entries = KeptValues(kept_file(record, "bibtex") if record else None)
     site = build_site(papers, config, updated_time(papers), entries)
@@ -123,10 +124,12 @@ def rare_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def _fingerprint(options: BuildOptions) -> tuple[Path | None, str]:
-    """Where the last build is remembered and this one's input fingerprint; none uncached."""
+def _fingerprint(options: BuildOptions,
+                 hashes: dict[str, str] | None = None) -> tuple[Path | None, str]:
+    """Where the last build is remembered and this one's input fingerprint; none uncached.
+    `hashes` gets each input file's sha256 (see freshness.fingerprint)."""
     if options.cache is None:
         return None, ""
     inputs = Inputs(options.content, options.project, f"{options.base_url}\0{options.drafts}")
     record = record_path(options.cache, options.out)
-    return record, fingerprint(inputs, record)
+    return record, fingerprint(inputs, record, hashes)

@@ -1,9 +1,10 @@
 import datetime as dt
+import hashlib
 
 from markupsafe import Markup
 
 import generator.memo as memo_module
-from generator.memo import KeptValues, source_key, value_key
+from generator.memo import KeptValues, hashed_source_key, source_key, value_key
 
 
 def test_value_key_depends_on_values_not_on_which_objects_hold_them():
@@ -46,3 +47,7 @@ def test_an_unreadable_kept_file_is_as_empty(tmp_path):
     assert kept.get("a", lambda: "made") == "made"
     kept.save()
     assert KeptValues(path).get("a", lambda: "again") == "made"
+
+
+def test_a_source_key_can_be_made_from_the_files_hash():
+    assert hashed_source_key("a.md", hashlib.sha256(b"text").hexdigest()) == source_key("a.md", b"text")
