@@ -8,7 +8,8 @@
   "use strict";
   var FORMAT = "digest-lunr/2";
 
-  /** Every vector `[field, ref, count, count deltas, count counts]`, its starts as Int32Array. */
+  /** Every vector `[field, ref, count, count deltas, count counts]` (the deltas already summed
+      into term numbers if `absolute`), its starts as Int32Array. */
   function checked(table) {
     var flat = table.flat, starts = new Int32Array(table.starts.length + 1);
     for (var v = 0; v < table.starts.length; v++) {
@@ -17,7 +18,7 @@
       starts[v] = o;
     }
     starts[table.starts.length] = flat.length;
-    return { flat: flat, starts: starts, count: table.starts.length, absolute: false };
+    return { flat: flat, starts: starts, count: table.starts.length, absolute: Boolean(table.absolute) };
   }
 
   /** The packed vectors as one table: from search-read.js's flat numbers, or from JSON.parse's
@@ -35,28 +36,26 @@
     return checked({ flat: flat, starts: starts });
   }
 
-  /** One pass over the vectors: term numbers in place of deltas, each vector's length, each
-      term's vectors (by number, in ref order), its idf, and each field's average length. */
+  /** Two passes over the vectors: term numbers in place of deltas (unless already summed), each
+      vector's length and each term's count; then each term's vectors (by number, in ref
+      order). With them, each term's idf and each field's average length. */
   function derive(packed) {
     var t = table(packed), flat = t.flat, starts = t.starts, count = t.count;
     var termCount = packed.terms.length;
     var counts = new Int32Array(termCount), totals = packed.fields.map(function () { return 0; });
     var lengths = new Int32Array(count), v, i, n, o, term;
-    if (!t.absolute) {
-      for (v = 0; v < count; v++) {
-        o = starts[v] + 3; n = flat[o - 1]; term = 0;
-        for (i = o; i < o + n; i++) { term += flat[i]; flat[i] = term; }
-      }
-      t.absolute = true;
-    }
     for (v = 0; v < count; v++) {
       o = starts[v] + 3; n = flat[o - 1];
+      if (!t.absolute) {
+        for (term = 0, i = o; i < o + n; i++) { term += flat[i]; flat[i] = term; }
+      }
       var length = 0;
       for (i = o; i < o + n; i++) { counts[flat[i]]++; length += flat[i + n]; }
       // why: sums of integer counts are exact, so adding per vector gives lunr.py's totals
       totals[flat[o - 3]] += length;
       lengths[v] = length;
     }
+    t.absolute = true;
     var postingStarts = new Int32Array(termCount + 1);
     for (term = 0; term < termCount; term++) { postingStarts[term + 1] = postingStarts[term] + counts[term]; }
     var holders = new Int32Array(postingStarts[termCount]), next = postingStarts.slice(0, termCount);
@@ -135,10 +134,10 @@
   function byTerm(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 
   /** A read-only map of `keys()` whose values are made from `make(number)` on first use, where
-      `find(key)` gives a key's number (or -1); lunr only reads it, and lists its keys for a
-      query of prohibited words alone. */
-  function lazy(find, keys, make) {
-    var made = [];
+      `find(key)` gives a key's number (below `size`, or -1); lunr only reads it, and lists its
+      keys for a query of prohibited words alone. */
+  function lazy(size, find, keys, make) {
+    var made = new Array(size); // why: sized, so that scattered numbers do not make it a hash table
     function get(key) {
       if (typeof key !== "string") { return undefined; }
       var n = find(key);
@@ -157,37 +156,46 @@
     });
   }
 
-  /** Finds a field ref's vector by arithmetic: vectors come by ref (small integers), then field. */
+  /** Finds a field ref's vector: by a table of ref and field number when refs are small
+      integers, as the build writes them, else by a map of every field ref. lunr looks up every
+      field that matched a query, so this reads the key without making strings. */
   function vectorFinder(packed, derived) {
     var flat = derived.table.flat, starts = derived.table.starts, count = derived.table.count;
-    var fieldNo = Object.create(null);
-    packed.fields.forEach(function (field, n) { fieldNo[field] = n; });
-    var maxRef = -1, ordered = true;
-    for (var v = 0; v < count; v++) {
-      var ref = flat[starts[v] + 1];
-      if (ref < maxRef || ref < 0) { ordered = false; break; }
-      maxRef = ref;
+    var fields = packed.fields, width = fields.length, maxRef = -1, v, o;
+    for (v = 0; v < count; v++) {
+      o = starts[v];
+      if (flat[o + 1] < 0 || flat[o] < 0 || flat[o] >= width) { maxRef = Infinity; break; }
+      maxRef = Math.max(maxRef, flat[o + 1]);
     }
-    if (!ordered) {
-      // why: not the build's order; a plain map of every field ref then
-      var at = Object.create(null);
-      for (v = 0; v < count; v++) { at[fieldRef(packed, derived, v)] = v; }
-      return function (key) { var n = at[key]; return n === undefined ? -1 : n; };
+    if (maxRef > 2 * count) {
+      // why: not the build's numbering; a plain map of every field ref then
+      var byKey = new Map();
+      for (v = 0; v < count; v++) { byKey.set(fieldRef(packed, derived, v), v); }
+      return function (key) { var n = byKey.get(key); return n === undefined ? -1 : n; };
     }
-    var firstOf = new Int32Array(maxRef + 2).fill(count);
-    for (v = count - 1; v >= 0; v--) { firstOf[flat[starts[v] + 1]] = v; }
-    for (var r = maxRef; r >= 0; r--) { if (firstOf[r] === count) { firstOf[r] = firstOf[r + 1]; } }
+    var at = new Int32Array((maxRef + 1) * width).fill(-1);
+    // why: the last vector of a field ref wins, as in lunr.Index.load
+    for (v = 0; v < count; v++) { o = starts[v]; at[flat[o + 1] * width + flat[o]] = v; }
     return function (key) {
-      var slash = key.indexOf("/");
-      var field = slash < 0 ? undefined : fieldNo[key.slice(0, slash)];
-      if (field === undefined) { return -1; }
-      var text = key.slice(slash + 1), ref = +text;
-      if (!(ref >= 0 && ref <= maxRef) || String(ref) !== text) { return -1; }
-      for (var n = firstOf[ref]; n < count && flat[starts[n] + 1] === ref; n++) {
-        if (flat[starts[n]] === field) { return n; }
+      var slash = key.indexOf("/"), field = -1;
+      for (var f = 0; f < width; f++) {
+        if (fields[f].length === slash && key.startsWith(fields[f])) { field = f; break; }
       }
-      return -1;
+      var ref = field < 0 ? -1 : refNumber(key, slash + 1);
+      return ref < 0 || ref > maxRef ? -1 : at[ref * width + field];
     };
+  }
+
+  /** The number written from `from` to the end of `text` as String(number) writes it, or -1. */
+  function refNumber(text, from) {
+    var end = text.length, ref = 0;
+    if (from >= end || end - from > 9 || (text.charCodeAt(from) === 48 && end - from > 1)) { return -1; }
+    for (var i = from; i < end; i++) {
+      var digit = text.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) { return -1; }
+      ref = ref * 10 + digit;
+    }
+    return ref;
   }
 
   /** `word` and whether it ends in a trailing wildcard, if the query token set is that simple. */
@@ -295,10 +303,10 @@
     var finder = termFinder(packed.terms);
     var refs = null;
     return new lunr.Index({
-      invertedIndex: lazy(finder.position, finder.sorted, function (position) {
+      invertedIndex: lazy(packed.terms.length, finder.position, finder.sorted, function (position) {
         return posting(packed, derived, position);
       }),
-      fieldVectors: lazy(vectorFinder(packed, derived), function () {
+      fieldVectors: lazy(derived.table.count, vectorFinder(packed, derived), function () {
         if (!refs) {
           refs = [];
           for (var v = 0; v < derived.table.count; v++) { refs.push(fieldRef(packed, derived, v)); }

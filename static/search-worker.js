@@ -8,7 +8,8 @@
 var index = null;
 var meta = null;
 var docsBase = "";
-var chunks = {};
+var chunks = {}; // why: a chunk's promise, so that it is fetched once
+var loaded = {}; // why: a chunk's documents, once they are in
 
 function fetchOk(url) {
   // why: the index, facets and documents keep their URLs across builds and must match each
@@ -69,14 +70,30 @@ function addClauses(q, parsed, mode) {
           opts.usePipeline = false;
         }
       }
+      // why: an unfinished word's wildcard clause that finds no term adds nothing to lunr's
+      // answer; one that finds only the word's own term adds its boost to the word's (1 + 0.5,
+      // exactly) and looks the same term up again for nothing
+      var finds = mode === "any" && isLast && parsed.prefix ? prefixFinds(word, c.fields) : "nothing";
+      if (finds === "itself") { opts.boost = 1.5; }
       q.term(word, opts);
-      if (mode === "any" && isLast && parsed.prefix) {
+      if (finds === "more") {
         var prefix = { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false, boost: 0.5 };
         if (c.fields) { prefix.fields = c.fields; }
         q.term(word, prefix);
       }
     });
   });
+}
+
+/** What `word*` finds besides the word as typed: "nothing" (no term starts with it), "itself"
+    (the word's own term alone) or "more". Asked of the index's terms as lunr asks them. */
+function prefixFinds(word, fields) {
+  var wildcard = { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false };
+  var clause = new lunr.Query(index.fields).term(word, wildcard).clauses[0];
+  var found = index.tokenSet.intersect(lunr.TokenSet.fromClause(clause)).toArray();
+  if (!found.length) { return "nothing"; }
+  var own = index.pipeline.runString(word, { fields: fields || index.fields });
+  return found.length === 1 && own.length === 1 && own[0] === found[0] ? "itself" : "more";
 }
 
 function run(parsed, mode) {
@@ -93,15 +110,28 @@ function rank(parsed) {
   return ranked.length ? ranked : run(parsed, "fuzzy");
 }
 
+/** The passes' results in turn, each paper once. A pass that can find only papers the "all"
+    pass found is not run: "prefix" when the last word's wildcard finds nothing but the word,
+    "any" when every word is required anyway. */
 function multiPass(parsed) {
-  var seen = {};
+  var lastClause = parsed.clauses[parsed.clauses.length - 1];
+  var last = lastClause.words[lastClause.words.length - 1];
+  var modes = ["all"];
+  if (!isStopWord(last) && prefixFinds(last, lastClause.fields) === "more") { modes.push("prefix"); }
+  if (parsed.clauses.some(isOptionalInAny)) { modes.push("any"); }
+  var seen = new Set();
   var ranked = [];
-  ["all", "prefix", "any"].forEach(function (mode) {
+  modes.forEach(function (mode) {
     run(parsed, mode).forEach(function (r) {
-      if (!seen[r.ref]) { seen[r.ref] = true; ranked.push(r); }
+      if (!seen.has(r.ref)) { seen.add(r.ref); ranked.push(r); }
     });
   });
   return ranked;
+}
+
+/** Whether a clause gives lunr an optional word in the "any" pass. */
+function isOptionalInAny(c) {
+  return c.presence === "any" && !c.phrase && c.words.some(function (w) { return !isStopWord(w); });
 }
 
 /** Results in lunr's order within tiers: every word matched as typed, every word matched with
@@ -119,17 +149,28 @@ function tiered(parsed, results) {
     var terms = result.matchData.metadata;
     var exact = 0;
     var prefixed = false;
-    wanted.forEach(function (w) {
-      if (inFields(terms[w.stem], w.fields)) { exact++; return; }
-      prefixed = prefixed || (w === unfinished && Object.keys(terms).some(function (t) {
-        return t.lastIndexOf(w.word, 0) === 0 && inFields(terms[t], w.fields);
-      }));
-    });
+    for (var i = 0; i < wanted.length; i++) {
+      var w = wanted[i];
+      if (inFields(terms[w.stem], w.fields)) {
+        exact++;
+      } else if (w === unfinished) {
+        prefixed = hasPrefixed(terms, w);
+      }
+    }
     return exact === wanted.length ? 2 : exact === wanted.length - 1 && prefixed ? 1 : 0;
   }
-  var tiers = results.map(function (r, i) { return { r: r, tier: tier(r), i: i }; });
-  tiers.sort(function (a, b) { return b.tier - a.tier || a.i - b.i; });
-  return tiers.map(function (t) { return t.r; });
+  // why: a stable split into three tiers; sorting thousands of results costs more
+  var tiers = [[], [], []];
+  results.forEach(function (r) { tiers[tier(r)].push(r); });
+  return tiers[2].concat(tiers[1], tiers[0]);
+}
+
+/** Whether a result matched a term that starts with the unfinished word, in its fields. */
+function hasPrefixed(terms, w) {
+  for (var t in terms) {
+    if (t.lastIndexOf(w.word, 0) === 0 && inFields(terms[t], w.fields)) { return true; }
+  }
+  return false;
 }
 
 function inFields(matched, fields) {
@@ -144,18 +185,28 @@ function everyPaper() {
 
 /* ---- documents, phrases and highlights -------------------------------------------------- */
 
+/** The documents of `refs`, once their chunks are in. */
 function loadDocs(refs) {
-  var needed = {};
-  refs.forEach(function (ref) { needed[Math.floor(Number(ref) / meta.chunk)] = true; });
-  return Promise.all(Object.keys(needed).map(function (k) {
-    if (!chunks[k]) { chunks[k] = fetchJson(docsBase + k + ".json"); }
-    return chunks[k];
-  })).then(function () { return Promise.all(refs.map(doc)); });
+  var waits = [];
+  var asked = {};
+  refs.forEach(function (ref) {
+    var k = Math.floor(Number(ref) / meta.chunk);
+    if (!loaded[k] && !asked[k]) { asked[k] = true; waits.push(chunk(k)); }
+  });
+  // why: documents are then read from the chunks in hand, not through a promise each
+  return Promise.all(waits).then(function () { return refs.map(doc); });
+}
+
+function chunk(k) {
+  if (!chunks[k]) {
+    chunks[k] = fetchJson(docsBase + k + ".json").then(function (list) { loaded[k] = list; return list; });
+  }
+  return chunks[k];
 }
 
 function doc(ref) {
   var n = Number(ref);
-  return chunks[Math.floor(n / meta.chunk)].then(function (list) { return list[n % meta.chunk]; });
+  return loaded[Math.floor(n / meta.chunk)][n % meta.chunk];
 }
 
 var stems = new Map();
@@ -185,44 +236,49 @@ function stemsOf(d, field) {
   return byField[field] || (byField[field] = DigestQuery.words(fieldText(d, field)).map(stem));
 }
 
-/** Whether the clause's words stand together in a field; the last may be an unfinished word. */
-function hasPhrase(d, c, unfinished) {
-  var wanted = c.words.map(stem);
-  var last = c.words[c.words.length - 1];
-  var fields = c.fields || ["title", "authors", "tags", "abstract", "notes"];
-  return fields.some(function (f) {
+/** Whether a phrase's words stand together in one of its fields; the last may be unfinished. */
+function hasPhrase(d, phrase) {
+  var wanted = phrase.stems;
+  var size = wanted.length;
+  return phrase.fields.some(function (f) {
     var stems = stemsOf(d, f);
     var have = null;
-    for (var at = 0; at + wanted.length <= stems.length; at++) {
-      var ok = true;
-      for (var i = 0; ok && i < wanted.length; i++) {
-        if (stems[at + i] === wanted[i]) { continue; }
-        if (unfinished && i === wanted.length - 1) {
-          have = have || DigestQuery.words(fieldText(d, f));
-          ok = have[at + i].lastIndexOf(last, 0) === 0;
-        } else {
-          ok = false;
-        }
+    for (var at = stems.indexOf(wanted[0]); at >= 0 && at + size <= stems.length;
+      at = stems.indexOf(wanted[0], at + 1)) {
+      var i = 1;
+      while (i < size && stems[at + i] === wanted[i]) { i++; }
+      if (i === size) { return true; }
+      if (phrase.unfinished && i === size - 1) {
+        have = have || DigestQuery.words(fieldText(d, f));
+        if (have[at + i].lastIndexOf(phrase.last, 0) === 0) { return true; }
       }
-      if (ok) { return true; }
     }
     return false;
   });
 }
 
-function phraseFilter(parsed, refs) {
-  var phrases = parsed.clauses.filter(function (c) { return c.phrase; });
-  if (!phrases.length) { return Promise.resolve(refs); }
+/** The results whose documents have every phrase of the query, and none of its "-phrases". */
+function phraseFilter(parsed, results) {
   var lastClause = parsed.clauses[parsed.clauses.length - 1];
-  return loadDocs(refs).then(function (docs) {
-    return refs.filter(function (ref, i) {
-      return phrases.every(function (c) {
-        var unfinished = parsed.prefix && c === lastClause;
-        return hasPhrase(docs[i], c, unfinished) !== (c.presence === "prohibited");
-      });
+  var phrases = parsed.clauses.filter(function (c) { return c.phrase; }).map(function (c) {
+    return phraseOf(c, parsed.prefix && c === lastClause);
+  });
+  if (!phrases.length) { return Promise.resolve(results); }
+  return loadDocs(results.map(refOf)).then(function (docs) {
+    return results.filter(function (r, i) {
+      return phrases.every(function (p) { return hasPhrase(docs[i], p) !== p.prohibited; });
     });
   });
 }
+
+/** A phrase clause as hasPhrase() reads it: its words' stems worked out once per query. */
+function phraseOf(c, unfinished) {
+  return { stems: c.words.map(stem), last: c.words[c.words.length - 1], unfinished: unfinished,
+    fields: c.fields || ["title", "authors", "tags", "abstract", "notes"],
+    prohibited: c.presence === "prohibited" };
+}
+
+function refOf(result) { return result.ref; }
 
 /** [start, end) character ranges of the words in `text` whose stem is one of `terms`. */
 function marks(text, terms) {
@@ -269,11 +325,11 @@ function present(result, d) {
 
 /* ---- facets ------------------------------------------------------------------------------ */
 
-/** Whether a paper has every tag, and the venue and year, of the filters. */
+/** Whether a result's paper has every tag, and the venue and year, of the filters. */
 function filterer(filters) {
   var tags = (filters.tags || []).map(function (t) { return meta.tags.indexOf(t); });
-  return function (ref) {
-    var p = meta.papers[Number(ref)];
+  return function (result) {
+    var p = meta.papers[Number(result.ref)];
     return tags.every(function (t) { return p[0].indexOf(t) >= 0; }) &&
       (!filters.venue || meta.venues[p[1]] === filters.venue) &&
       (!filters.year || String(p[2]) === String(filters.year));
@@ -287,11 +343,11 @@ function byCount(counts, name) {
   return out.sort(function (a, b) { return b[1] - a[1] || String(a[0]).localeCompare(String(b[0])); });
 }
 
-function facets(refs) {
+function facets(results) {
   var tags = new Int32Array(meta.tags.length), venues = new Int32Array(meta.venues.length);
   var years = new Map();
-  refs.forEach(function (ref) {
-    var p = meta.papers[Number(ref)];
+  results.forEach(function (r) {
+    var p = meta.papers[Number(r.ref)];
     for (var i = 0; i < p[0].length; i++) { tags[p[0][i]]++; }
     if (p[1] >= 0) { venues[p[1]]++; }
     years.set(p[2], (years.get(p[2]) || 0) + 1);
@@ -308,16 +364,15 @@ function search(msg) {
   var filters = msg.filters || {};
   var hasFilters = (filters.tags && filters.tags.length) || filters.venue || filters.year;
   var ranked = parsed.clauses.length ? rank(parsed) : hasFilters ? everyPaper() : [];
-  var byRef = {};
-  ranked.forEach(function (r) { byRef[r.ref] = r; });
-  return phraseFilter(parsed, ranked.map(function (r) { return r.ref; })).then(function (refs) {
-    refs = refs.filter(filterer(filters));
-    var page = refs.slice(msg.offset || 0, (msg.offset || 0) + (msg.limit || 20));
-    return loadDocs(page).then(function (docs) {
+  var offset = msg.offset || 0;
+  return phraseFilter(parsed, ranked).then(function (results) {
+    if (hasFilters) { results = results.filter(filterer(filters)); }
+    var page = results.slice(offset, offset + (msg.limit || 20));
+    return loadDocs(page.map(refOf)).then(function (docs) {
       return {
-        type: "results", id: msg.id, total: refs.length, offset: msg.offset || 0,
-        results: page.map(function (ref, i) { return present(byRef[ref], docs[i]); }),
-        facets: facets(refs)
+        type: "results", id: msg.id, total: results.length, offset: offset,
+        results: page.map(function (r, i) { return present(r, docs[i]); }),
+        facets: facets(results)
       };
     });
   });
