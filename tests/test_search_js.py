@@ -53,25 +53,23 @@ def random_papers(count: int):
                        abstract_text=" ".join(rng.choices(words, k=60))) for i in range(count)]
 
 
-def test_lazy_index_answers_exactly_like_lunr_index_load(tmp_path):
+def check_with_node(tmp_path, script: str) -> None:
+    """Run tests/js/`script` on the packed index of the real digest and of random papers."""
     for name, papers in (("real", validate(load_documents(REPO / "content"))),
                          ("random", random_papers(150))):
         folder = tmp_path / name
         folder.mkdir()
         packed = write_packed(folder, papers)
-        result = subprocess.run(["node", str(Path(__file__).parent / "js/lazy_check.js"), str(packed)],
+        result = subprocess.run(["node", str(Path(__file__).parent / "js" / script), str(packed)],
                                 capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, f"{name}: {result.stdout}{result.stderr}"
+
+
+def test_lazy_index_answers_exactly_like_lunr_index_load(tmp_path):
+    check_with_node(tmp_path, "lazy_check.js")
 
 
 def test_worker_leaves_out_only_clauses_and_passes_that_cannot_change_the_answer(tmp_path):
     # why: the worker skips wildcard clauses and passes it can tell lunr would answer alike
     # without; built in full, they must give the same results, scores and match data
-    for name, papers in (("real", validate(load_documents(REPO / "content"))),
-                         ("random", random_papers(150))):
-        folder = tmp_path / name
-        folder.mkdir()
-        packed = write_packed(folder, papers)
-        result = subprocess.run(["node", str(Path(__file__).parent / "js/passes_check.js"), str(packed)],
-                                capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, f"{name}: {result.stdout}{result.stderr}"
+    check_with_node(tmp_path, "passes_check.js")
