@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .memo import LIBRARIES, library_version
+from .memo import LIBRARIES, library_version, write_aside
 
 RACY_NS = 2_000_000_000
 """How close to a scan a file's timestamps make it suspect: file systems keep times as coarsely
@@ -200,11 +200,8 @@ def _save_table(table: Path, scan: int, files: dict[str, list]) -> None:
 
 
 def _write_aside(path: Path, data: object) -> None:
-    """Write JSON beside `path`, then rename it over: a reader sees the old file or the new."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + f".{os.getpid()}")
-    partial.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(partial, path)
+    """Write `data` as JSON, atomically (see memo.write_aside)."""
+    write_aside(path, json.dumps(data).encode("utf-8"))
 
 
 def _folder_times(out: Path, files: dict[str, list[int]]) -> dict[str, int]:

@@ -76,13 +76,18 @@ class KeptValues:
         return value
 
     def save(self) -> None:
-        """Keep this build's results for the next (written aside, then renamed over)."""
-        if self.path is None or self.used == self.before:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}")
-        partial.write_bytes(pickle.dumps(self.used, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(partial, self.path)
+        """Keep this build's results for the next."""
+        if self.path is not None and self.used != self.before:
+            write_aside(self.path, pickle.dumps(self.used, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def write_aside(path: Path, data: bytes) -> None:
+    """Write `data` beside `path`, then rename it over: a reader, or a build stopped midway,
+    sees the old file or the new, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    os.replace(partial, path)
 
 
 def _load_pickle(path: Path) -> dict[Hashable, Any]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .content import PAPERS_DIR, ContentErrorRaised, read_document
-from .memo import hashed_source_key, source_key
+from .memo import hashed_source_key, source_key, write_aside
 from .records import Paper
 from .validate import Checked, check, combine
 
@@ -39,7 +39,7 @@ def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int =
     `resident`, cached papers stay in memory for the next call. `hashes` (sha256 by absolute
     path, from the input fingerprint) spares reading the files the cache holds."""
     paths = sorted((content_dir / PAPERS_DIR).glob("*.md"), key=str)  # why: Path's < is slow
-    cache = PaperCache(cache_dir, content_dir, resident, hashes or {}) if cache_dir else None
+    cache = PaperCache(cache_dir, content_dir, resident, hashes) if cache_dir else None
     with collections_paused():
         keys = {path: cache.key(path) for path in paths} if cache else {}
         found = {path: cache.get(keys[path]) for path in paths} if cache else {}
@@ -138,13 +138,8 @@ class PaperCache:
     def put(self, checked: Checked, data: bytes) -> None:
         """Keep a paper's result, pickled as `data`; written aside and renamed, so a reader
         never sees half of it. Errors are not kept: they are shown again each build."""
-        if checked.paper is None:
-            return
-        key = checked.paper.source_key
-        self.folder.mkdir(parents=True, exist_ok=True)
-        partial = self.folder / f".{key}.{os.getpid()}"
-        partial.write_bytes(data)
-        os.replace(partial, self.folder / key)
+        if checked.paper is not None:
+            write_aside(self.folder / checked.paper.source_key, data)
 
     def hold(self, checked: list[Checked]) -> None:
         """Keep new results in memory too (for the next build, when resident)."""
