@@ -10,7 +10,7 @@ from typing import Any
 from . import urls as paths
 from .keyed import KeyedFile, identities
 from .lunrbuild import BuiltIndex, FieldTerms, build_from_terms, document_terms
-from .lunrpack import pack
+from .lunrpack import packed_json
 from .records import OutputFile, Paper, Site
 from .urls import Urls
 
@@ -75,7 +75,7 @@ def search_files(site: Site) -> list[OutputFile]:
 
 def index_files(site: Site) -> list[OutputFile]:
     """The lunr index and the facet table: what a reader fetches before the first answer."""
-    return [OutputFile(paths.SEARCH_INDEX, to_json(pack(build_index(site.papers)))),
+    return [OutputFile(paths.SEARCH_INDEX, packed_json(build_index(site.papers))),
             OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))]
 
 

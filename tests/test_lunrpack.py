@@ -1,10 +1,11 @@
 import json
 
+import pytest
 from lunr.index import Index
 
 from factories import make_paper
-from generator.lunrpack import FORMAT, pack, unpack
-from generator.search import build_index
+from generator.lunrpack import FORMAT, pack, packed_json, unpack
+from generator.search import build_index, to_json
 from lunrpy import lunr_py_index_of
 
 
@@ -41,3 +42,12 @@ def test_pack_sends_each_field_s_term_counts_and_nothing_derived():
     assert packed["vectors"] == [[0, 0, 1, 0, 2], [1, 0, 2, 1, 1, 1, 1], [2, 0, 0],
                                  [3, 0, 1, 3, 1], [4, 0, 0]]
     assert "postings" not in packed and packed["documents"] == 1
+
+
+@pytest.mark.parametrize("papers", [
+    sample_papers(), (), (make_paper("0", title="", authors=(), abstract_text=""),),
+    (make_paper("0", title="a b c", abstract_text="z " * 3000), make_paper("1", title="c d"))],
+    ids=["sample", "no papers", "no terms", "large numbers"])
+def test_packed_json_is_the_packed_index_as_json(papers):
+    built = build_index(papers)
+    assert packed_json(built) == to_json(pack(built))
