@@ -1,3 +1,4 @@
+import pickle
 import shutil
 from pathlib import Path
 
@@ -58,13 +59,52 @@ def test_new_generator_code_makes_the_cache_stale(tmp_path, monkeypatch):
     assert len(checked) == 3
 
 
+def cached_keys(cache):
+    """(keys in the bundle, keys with a file of their own) of a content folder's cache."""
+    [folder] = (cache / "papers").iterdir()
+    bundle = pickle.loads((folder / papers_module.BUNDLE).read_bytes())
+    return set(bundle), {f.name for f in folder.iterdir() if f.name != papers_module.BUNDLE}
+
+
 def test_the_cache_forgets_papers_that_are_gone(tmp_path):
     content = content_with(tmp_path)
     load_papers(content, tmp_path / "cache")
     (content / "papers/p2.md").unlink()
     load_papers(content, tmp_path / "cache")
-    [folder] = (tmp_path / "cache/papers").iterdir()
-    assert len(list(folder.iterdir())) == 2
+    bundled, own = cached_keys(tmp_path / "cache")
+    assert len(bundled) == 2 and own == set()
+
+
+def test_papers_checked_since_the_bundle_have_files_of_their_own(tmp_path, monkeypatch):
+    content = content_with(tmp_path, count=120)
+    load_papers(content, tmp_path / "cache")
+    bundle_file = next((tmp_path / "cache/papers").iterdir()) / papers_module.BUNDLE
+    written = bundle_file.stat().st_ino
+    (content / "papers/p1.md").write_text(paper_source(title="Edited"))
+    load_papers(content, tmp_path / "cache")  # 2 of 120 differ: not worth writing it again
+    bundled, own = cached_keys(tmp_path / "cache")
+    assert bundle_file.stat().st_ino == written and len(own) == 1 and len(bundled) == 120
+    monkeypatch.setattr(papers_module, "check_file", lambda path: pytest.fail(f"checked {path}"))
+    assert [p.title for p in load_papers(content, tmp_path / "cache")][:2] == ["Paper 0", "Edited"]
+
+
+def test_the_bundle_is_written_again_once_enough_papers_differ(tmp_path):
+    content = content_with(tmp_path, count=120)
+    load_papers(content, tmp_path / "cache")
+    for i in range(2):
+        (content / f"papers/p{i}.md").write_text(paper_source(title=f"Edited {i}"))
+    load_papers(content, tmp_path / "cache")  # 4 of 120 differ
+    bundled, own = cached_keys(tmp_path / "cache")
+    assert len(bundled) == 120 and own == set()
+    assert [p.title for p in load_papers(content, tmp_path / "cache")][:2] == ["Edited 0", "Edited 1"]
+
+
+def test_an_unreadable_bundle_is_a_miss(tmp_path):
+    content = content_with(tmp_path)
+    fresh = load_papers(content)
+    load_papers(content, tmp_path / "cache")
+    next((tmp_path / "cache/papers").iterdir()).joinpath(papers_module.BUNDLE).write_bytes(b"junk")
+    assert load_papers(content, tmp_path / "cache") == fresh
 
 
 def test_parallel_checking_gives_the_same_papers_in_the_same_order(tmp_path, monkeypatch):
