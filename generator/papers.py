@@ -37,6 +37,9 @@ _RESIDENT: dict[str, Checked] = {}
 """Checked papers kept in memory, by cache file, for a process that builds
 again and again (the preview server): its rebuilds read only what changed. Pruned to the
 current papers by keep_only."""
+_BUNDLES_READ: set[str] = set()
+"""Cache folders whose bundle has been read into _RESIDENT: a resident cache reads it once, as
+every paper it holds is then in memory; a paper missing from memory is new since."""
 
 
 def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int = 1,
@@ -141,7 +144,8 @@ class PaperCache:
         where = os.path.join(self.where, key)
         if where in self.memory:
             return self.memory[where]
-        checked = self.bundled().get(key) or _load(where)
+        bundle = self.bundled() if self._may_read_bundle() else {}
+        checked = bundle.get(key) or _load(where)
         if checked is not None:
             self.memory[where] = checked
         return checked
@@ -151,7 +155,13 @@ class PaperCache:
         if self._bundle is None:
             found = _load(os.path.join(self.where, BUNDLE))
             self._bundle = found if isinstance(found, dict) else {}
+            if self.memory is _RESIDENT:
+                _BUNDLES_READ.add(self.where)
         return self._bundle
+
+    def _may_read_bundle(self) -> bool:
+        return self._bundle is not None or self.memory is not _RESIDENT \
+            or self.where not in _BUNDLES_READ
 
     def put(self, checked: Checked, data: bytes) -> None:
         """Keep a paper's result, pickled as `data`; written aside and renamed, so a reader

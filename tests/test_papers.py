@@ -132,6 +132,7 @@ def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, mo
 def test_a_resident_cache_keeps_papers_in_memory_for_the_next_load(tmp_path, monkeypatch):
     content = content_with(tmp_path)
     monkeypatch.setattr(papers_module, "_RESIDENT", {})
+    monkeypatch.setattr(papers_module, "_BUNDLES_READ", set())
     load_papers(content, tmp_path / "cache", resident=True)
     shutil.rmtree(tmp_path / "cache")  # what is in memory is not read again
     checked = []
@@ -141,6 +142,23 @@ def test_a_resident_cache_keeps_papers_in_memory_for_the_next_load(tmp_path, mon
     shutil.rmtree(tmp_path / "cache", ignore_errors=True)
     load_papers(content, tmp_path / "cache")  # not resident: read from disk or checked
     assert len(checked) == 3
+
+
+def test_a_resident_cache_reads_the_bundle_once(tmp_path, monkeypatch):
+    content = content_with(tmp_path)
+    monkeypatch.setattr(papers_module, "_RESIDENT", {})
+    monkeypatch.setattr(papers_module, "_BUNDLES_READ", set())
+    load_papers(content, tmp_path / "cache")  # writes the bundle
+    read = []
+    real = papers_module._load
+    monkeypatch.setattr(papers_module, "_load", lambda path: read.append(path) or real(path))
+    load_papers(content, tmp_path / "cache", resident=True)
+    assert [Path(path).name for path in read] == [papers_module.BUNDLE]
+    (content / "papers/p1.md").write_text(paper_source(title="Edited"))
+    read.clear()
+    titles = [p.title for p in load_papers(content, tmp_path / "cache", resident=True)]
+    assert titles == ["Paper 0", "Edited", "Paper 2"]
+    assert papers_module.BUNDLE not in [Path(path).name for path in read]
 
 
 def test_every_cached_rebuild_after_edits_equals_a_clean_build(tmp_path, monkeypatch):
