@@ -64,7 +64,7 @@ class KeptValues:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.before: dict[Hashable, Any] = _load_pickle(path) if path else {}
+        self.before: dict[Hashable, Any] = load_pickled_dict(path) if path else {}
         self.used: dict[Hashable, Any] = {}
 
     def get(self, inputs: Hashable, make: Callable[[], Any]) -> Any:
@@ -90,7 +90,8 @@ def write_aside(path: Path, data: bytes) -> None:
     os.replace(partial, path)
 
 
-def _load_pickle(path: Path) -> dict[Hashable, Any]:
+def load_pickled_dict(path: Path) -> dict[Hashable, Any]:
+    """A dict kept by pickle at `path`; empty if missing, unreadable or not a dict."""
     try:
         with open(path, "rb") as file:
             value = pickle.load(file)

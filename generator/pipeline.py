@@ -73,7 +73,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     from .memo import KeptValues
     from .papers import load_papers
     from .render import make_environment, plan_pages
-    from .search import document_plan, index_files, index_sizes
+    from .search import document_plan, index_files, index_sizes, keep_term_ids, kept_term_ids
     from .sitemap import crawler_plan
     from .site import build_site, updated_time
     config = load_config(options.content, options.base_url)
@@ -84,7 +84,8 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     entries = KeptValues(kept_file(record, "bibtex") if record else None)
     site = build_site(papers, config, updated_time(papers), entries)
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
-    index = index_files(site)
+    term_ids = kept_term_ids(kept_file(record, "terms") if record else None)
+    index = index_files(site, term_ids)
     raw, gzipped = index_sizes(index)
     timer.done("search", f"index {raw:,} bytes, {gzipped:,} gzipped")
     if gzipped > config.search_budget_kb * 1024:
@@ -101,6 +102,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     written = write_site(index + assets, options.out, produced, options.workers, before, spare)
     if record:
         entries.save()
+        keep_term_ids(term_ids, kept_file(record, "terms"))
         remember_made(record, written.stamps)
         if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
             remember(record, options.out, key, written.files)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import gzip
 import json
+import pickle
 import re
+from pathlib import Path
 from typing import Any
 
 from . import urls as paths
 from .keyed import KeyedFile, identities
-from .lunrbuild import BuiltIndex, FieldTerms, build_from_terms, document_terms
+from .lunrbuild import BuiltIndex, FieldTerms, TermIds, build_from_ids, document_terms
 from .lunrpack import packed_json
+from .memo import load_pickled_dict, write_aside
 from .records import OutputFile, Paper, Site
 from .urls import Urls
 
@@ -38,10 +41,34 @@ def paper_terms(paper: Paper) -> tuple[FieldTerms, ...]:
     return document_terms(search_texts(paper))
 
 
-def build_index(papers: tuple[Paper, ...]) -> BuiltIndex:
-    """The lunr index lunr.py would build, refs being the papers' positions (short integers)."""
-    return build_from_terms((paper.search_terms or paper_terms(paper) for paper in papers),
-                            [name for name, _ in FIELDS], [boost for _, boost in FIELDS])
+def build_index(papers: tuple[Paper, ...], term_ids: TermIds | None = None) -> BuiltIndex:
+    """The lunr index lunr.py would build, refs being the papers' positions (short integers).
+    `term_ids` may hold the papers' terms as the last build named them (see kept_term_ids)."""
+    term_ids = term_ids or TermIds()
+    documents = [term_ids.document(paper.source_key or None,
+                                   paper.search_terms or paper_terms(paper)) for paper in papers]
+    return build_from_ids(documents, term_ids, [name for name, _ in FIELDS],
+                          [boost for _, boost in FIELDS])
+
+
+def kept_term_ids(path: Path | None) -> TermIds:
+    """The terms and papers' term ids the last build kept at `path`, or none."""
+    kept = load_pickled_dict(path) if path else {}
+    terms, documents = kept.get("terms"), kept.get("documents")
+    if not isinstance(terms, list) or not isinstance(documents, dict):
+        return TermIds()
+    return TermIds(terms, documents)
+
+
+def keep_term_ids(term_ids: TermIds, path: Path) -> None:
+    """Keep this build's term ids for the next, by paper (source_key). Terms met once and no
+    longer in any paper are dropped, by starting afresh, once they outnumber those in use."""
+    if term_ids.used == term_ids.kept:
+        return
+    if len(term_ids.terms) > 2 * term_ids.in_use + 1000:
+        term_ids = TermIds()
+    write_aside(path, pickle.dumps({"terms": term_ids.terms, "documents": term_ids.used},
+                                   protocol=pickle.HIGHEST_PROTOCOL))
 
 
 DOC_CHUNK = 25
@@ -73,9 +100,9 @@ def search_files(site: Site) -> list[OutputFile]:
     return index_files(site) + [chunk.made() for chunk in document_plan(site)]
 
 
-def index_files(site: Site) -> list[OutputFile]:
+def index_files(site: Site, term_ids: TermIds | None = None) -> list[OutputFile]:
     """The lunr index and the facet table: what a reader fetches before the first answer."""
-    return [OutputFile(paths.SEARCH_INDEX, packed_json(build_index(site.papers))),
+    return [OutputFile(paths.SEARCH_INDEX, packed_json(build_index(site.papers, term_ids))),
             OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))]
 
 
