@@ -53,11 +53,14 @@ def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int =
         keys = {path: cache.key(path) for path in paths} if cache else {}
         found = {path: cache.get(keys[path]) for path in paths} if cache else {}
     missing = [path for path in paths if found.get(path) is None]
-    found.update(zip(missing, _check_all(missing, workers, cache)))
+    # why: with this many new papers the bundle is written again, and their own files would
+    # be written only to be deleted (10,000 of them in a first build)
+    rebundle = len(missing) > len(paths) // STALE_SHARE
+    found.update(zip(missing, _check_all(missing, workers, None if rebundle else cache)))
     if cache:
         cache.hold([found[path] for path in missing])
         cache.keep_only(set(keys.values()))
-        cache.bundle_if_stale({keys[path]: found[path] for path in paths})
+        cache.bundle_if_stale({keys[path]: found[path] for path in paths}, always=rebundle)
     return combine([found[path] for path in paths])
 
 
@@ -185,22 +188,25 @@ class PaperCache:
             if entry.name not in keys and entry.name != BUNDLE:
                 entry.unlink(missing_ok=True)
 
-    def bundle_if_stale(self, current: dict[str, Checked]) -> None:
-        """Write the bundle again, with exactly the `current` papers (by key), when more than
-        1/STALE_SHARE of them are not in it or it holds that many others; then the papers'
-        own files go. A resident cache that never needed the bundle leaves it as it is."""
-        if self._bundle is None and self.memory is _RESIDENT:
-            return
+    def bundle_if_stale(self, current: dict[str, Checked], always: bool = False) -> None:
+        """Write the bundle again, with exactly the `current` papers (by key), `always` or when
+        more than 1/STALE_SHARE of them are not in it or it holds that many others; then the
+        papers' own files go. A resident cache that never needed the bundle leaves it be."""
         kept = {key: c for key, c in current.items() if c.paper is not None}
-        bundle = self.bundled()
-        stale = len(kept.keys() - bundle.keys()) + len(bundle.keys() - kept.keys())
-        if stale <= len(kept) // STALE_SHARE:
+        if not always and not self._is_stale(kept):
             return
         write_aside(self.folder / BUNDLE, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
         self._bundle = kept
         for key in kept:
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(self.where, key))
+
+    def _is_stale(self, kept: dict[str, Checked]) -> bool:
+        if self._bundle is None and self.memory is _RESIDENT:
+            return False
+        bundle = self.bundled()
+        stale = len(kept.keys() - bundle.keys()) + len(bundle.keys() - kept.keys())
+        return stale > len(kept) // STALE_SHARE
 
 
 def _load(path: str) -> object:

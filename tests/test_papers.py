@@ -75,6 +75,15 @@ def test_the_cache_forgets_papers_that_are_gone(tmp_path):
     assert len(bundled) == 2 and own == set()
 
 
+def test_a_first_build_writes_the_bundle_and_no_file_per_paper(tmp_path, monkeypatch):
+    content = content_with(tmp_path, count=12)
+    monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(papers_module.PaperCache, "put", lambda *args: pytest.fail("put"))
+    load_papers(content, tmp_path / "cache", workers=2)
+    bundled, own = cached_keys(tmp_path / "cache")
+    assert len(bundled) == 12 and own == set()
+
+
 def test_papers_checked_since_the_bundle_have_files_of_their_own(tmp_path, monkeypatch):
     content = content_with(tmp_path, count=120)
     load_papers(content, tmp_path / "cache")
