@@ -60,7 +60,7 @@ def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int =
     if cache:
         cache.hold([found[path] for path in missing])
         cache.keep_only(set(keys.values()))
-        cache.bundle_if_stale({keys[path]: found[path] for path in paths}, always=rebundle)
+        cache.bundle_if_stale([found[path] for path in paths], always=rebundle)
     return combine([found[path] for path in paths])
 
 
@@ -188,11 +188,13 @@ class PaperCache:
             if entry.name not in keys and entry.name != BUNDLE:
                 entry.unlink(missing_ok=True)
 
-    def bundle_if_stale(self, current: dict[str, Checked], always: bool = False) -> None:
-        """Write the bundle again, with exactly the `current` papers (by key), `always` or when
-        more than 1/STALE_SHARE of them are not in it or it holds that many others; then the
+    def bundle_if_stale(self, current: list[Checked], always: bool = False) -> None:
+        """Write the bundle again, with exactly the `current` papers, `always` or when more
+        than 1/STALE_SHARE of them are not in it or it holds that many others; then the
         papers' own files go. A resident cache that never needed the bundle leaves it be."""
-        kept = {key: c for key, c in current.items() if c.paper is not None}
+        # why: by the key of the bytes each was made from, which a file edited since the
+        # fingerprint no longer has
+        kept = {c.paper.source_key: c for c in current if c.paper is not None}
         if not always and not self._is_stale(kept):
             return
         write_aside(self.folder / BUNDLE, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
