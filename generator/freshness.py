@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .memo import LIBRARIES, library_version, write_aside
@@ -46,14 +46,23 @@ class Inputs:
     """The build options that change output (base URL, drafts), as text."""
 
 
-def fingerprint(inputs: Inputs, record: Path | None = None,
-                hashes: dict[str, str] | None = None) -> str:
+@dataclass
+class Scan:
+    """What a fingerprint saw of each input file, by absolute path."""
+
+    hashes: dict[str, str] = field(default_factory=dict)
+    """Its sha256."""
+    stats: dict[str, list[int]] = field(default_factory=dict)
+    """Its [size, mtime_ns, ctime_ns, inode]."""
+
+
+def fingerprint(inputs: Inputs, record: Path | None = None, scan: Scan | None = None) -> str:
     """A hash of every byte and setting the build's output depends on. Given the build's
-    `record`, files as the last fingerprint saw them are not read again. `hashes`, if given,
-    gets the sha256 of every input file by its absolute path."""
+    `record`, files as the last fingerprint saw them are not read again. `scan`, if given,
+    gets what was seen of each input file."""
     table = record.with_suffix(".inputs.json") if record else None
     last_scan, known = _load_table(table) if table else (0, {})
-    scan = time.time_ns()  # why: taken before any stat, so an edit racing this scan is racy
+    started = time.time_ns()  # why: taken before any stat, so an edit racing this scan is racy
     digest = hashlib.sha256(_settings(inputs))
     rows, read = {}, 0
     for name, entry in _input_files(inputs):
@@ -61,12 +70,26 @@ def fingerprint(inputs: Inputs, record: Path | None = None,
         rows[entry.path] = row = _row(entry, old, last_scan)
         read += row is not old
         digest.update(f"{name}\0{row[4]}".encode())
-        if hashes is not None:
-            hashes[entry.path] = row[4]
+        if scan is not None:
+            scan.hashes[entry.path], scan.stats[entry.path] = row[4], row[:4]
     # why: rewritten after a read even if equal, so the newer scan time lets racy rows settle
     if table and (read or rows.keys() != known.keys()):
-        _save_table(table, scan, rows)
+        _save_table(table, started, rows)
     return digest.hexdigest()
+
+
+def unchanged_since(inputs: Inputs, scan: Scan) -> bool:
+    """Whether every input file is still as `scan` saw it and no file came or went: a stat of
+    each, not a fingerprint. A file changed within the same clock tick as the scan could still
+    look the same, but the scan's fingerprint saw it as racy and the next one reads it again."""
+    seen = 0
+    for _, entry in _input_files(inputs):
+        stat = entry.stat()
+        if scan.stats.get(entry.path) != [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns,
+                                          stat.st_ino]:
+            return False
+        seen += 1
+    return seen == len(scan.stats)
 
 
 def fresh_files(record: Path, out: Path, key: str) -> dict[str, list[int]] | None:

@@ -157,6 +157,9 @@ def _kept_as_left(path: str, key: str, job: Job, stamp: list | None) -> Placed |
     previous = job.old.get(path)
     if previous is None or not _as_left(previous, stamp, key):
         return None
+    assert stamp is not None
+    if job.mirrored:  # why: staging holds a link to the very file: its stamp is as it was
+        return Placed(path, 0, stamp[1], stamp[2], stamp, reused=True)
     target = os.path.join(job.staging, path)  # why: no Path objects for 10,000 reused pages
     return _stamped(path, target, key, _keep(previous, target, job), reused=True)
 

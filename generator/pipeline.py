@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .freshness import (Inputs, fingerprint, fresh_files, kept_file, made_before, record_path,
-                        remember, remember_made, spare_folder)
+from .freshness import (Inputs, Scan, fingerprint, fresh_files, kept_file, made_before,
+                        record_path, remember, remember_made, spare_folder, unchanged_since)
 from .output import WriteReport, write_site
 from .urls import Urls
 
@@ -57,8 +57,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport
 
 
 def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
-    hashes: dict[str, str] = {}
-    record, key = _fingerprint(options, hashes)
+    scan = Scan()
+    record, key = _fingerprint(options, scan)
     unchanged = fresh_files(record, options.out, key) if record else None
     if unchanged is not None:
         timer.done("check", "nothing changed since the last build")
@@ -79,7 +79,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
-    checked = load_papers(options.content, options.cache, options.workers, options.resident, hashes)
+    checked = load_papers(options.content, options.cache, options.workers, options.resident, scan.hashes)
     papers = [p for p in checked if options.drafts or not p.draft]
     entries = KeptValues(kept_file(record, "bibtex") if record else None)
     site = build_site(papers, config, updated_time(papers), entries)
@@ -104,7 +104,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
         entries.save()
         keep_term_ids(term_ids, kept_file(record, "terms"))
         remember_made(record, written.stamps)
-        if _fingerprint(options)[1] == key:  # why: an edit during the build is not in it
+        if unchanged_since(_inputs(options), scan):  # why: an edit during the build is not in it
             remember(record, options.out, key, written.files)
     timer.done("write", f"{len(produced) - written.reused} pages and files made; {written.written} "
                         f"written, {written.unchanged} unchanged")
@@ -126,12 +126,14 @@ def rare_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def _fingerprint(options: BuildOptions,
-                 hashes: dict[str, str] | None = None) -> tuple[Path | None, str]:
+def _fingerprint(options: BuildOptions, scan: Scan) -> tuple[Path | None, str]:
     """Where the last build is remembered and this one's input fingerprint; none uncached.
-    `hashes` gets each input file's sha256 (see freshness.fingerprint)."""
+    `scan` gets what was seen of each input file (see freshness.fingerprint)."""
     if options.cache is None:
         return None, ""
-    inputs = Inputs(options.content, options.project, f"{options.base_url}\0{options.drafts}")
     record = record_path(options.cache, options.out)
-    return record, fingerprint(inputs, record, hashes)
+    return record, fingerprint(_inputs(options), record, scan)
+
+
+def _inputs(options: BuildOptions) -> Inputs:
+    return Inputs(options.content, options.project, f"{options.base_url}\0{options.drafts}")

@@ -7,7 +7,7 @@ import generator.freshness as freshness
 import generator.papers as papers_module
 import generator.render as render_module
 from factories import REPO, paper_source, write_content
-from generator.freshness import Inputs, fingerprint
+from generator.freshness import Inputs, Scan, fingerprint, unchanged_since
 from generator.pipeline import BuildOptions, build
 
 
@@ -169,3 +169,17 @@ def test_a_missing_or_corrupt_table_means_every_file_is_read(inputs, record, mon
     read = reads(monkeypatch)
     assert fingerprint(inputs, record) == expected
     assert sorted(read) == sorted(str(p) for p in inputs.content.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("change", ["none", "edit", "add", "remove"])
+def test_unchanged_since_sees_a_file_edited_added_or_removed_after_the_scan(inputs, change):
+    scan = Scan()
+    fingerprint(inputs, None, scan)
+    paper = inputs.content / "papers/a.md"
+    if change == "edit":
+        paper.write_text(paper_source(title="Edited after the scan"))
+    elif change == "add":
+        paper.with_name("c.md").write_text(paper_source())
+    elif change == "remove":
+        paper.unlink()
+    assert unchanged_since(inputs, scan) is (change == "none")

@@ -9,7 +9,7 @@ import generator.output as output_module
 import generator.papers as papers_module
 from factories import REPO, paper_source, write_content
 from generator.errors import BuildFailed
-from generator.freshness import Inputs, fingerprint
+from generator.freshness import Inputs, Scan, fingerprint
 from generator.papers import load_papers
 from generator.pipeline import BuildOptions, build
 
@@ -211,7 +211,7 @@ def test_every_cached_rebuild_after_edits_equals_a_clean_build(tmp_path, monkeyp
 def test_with_the_input_fingerprints_hashes_cached_papers_are_not_read_again(tmp_path, monkeypatch):
     content = content_with(tmp_path)
     fresh = load_papers(content, tmp_path / "cache")
-    hashes = {}
-    fingerprint(Inputs(content, REPO, ""), None, hashes)
+    scan = Scan()
+    fingerprint(Inputs(content, REPO, ""), None, scan)
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"read {self}"))
-    assert load_papers(content, tmp_path / "cache", hashes=hashes) == fresh
+    assert load_papers(content, tmp_path / "cache", hashes=scan.hashes) == fresh
