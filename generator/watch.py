@@ -1,9 +1,12 @@
-"""Noticing edits to the files a site is built from: a stdlib polling watcher, debounced.
+"""Noticing edits to the files a site is built from: scans woken by file system events, debounced.
 
-Polling, not inotify: a content folder is small (a stat of 1,000 files takes a few
-milliseconds), and polling behaves the same on every filesystem, bind mounts and network
-drives included, where event APIs miss changes. A large digest takes longer to scan (~40 ms
-for 10,000 papers), so the watcher waits in proportion and stays under a tenth of a core.
+What changed is always found by scanning (a stat of every watched file, compared with the last
+scan), which behaves the same on every file system. The operating system's file events
+(inotify, FSEvents, ReadDirectoryChangesW, through watchdog) only say when to scan: at once,
+instead of at the next poll. Events can be missed (network drives, bind mounts, a watch limit
+reached, a folder made after the watch began), so the watcher also polls: often when there
+are no events, rarely when there are. A large digest takes longer to scan (~40 ms for 10,000
+papers), so the watcher waits in proportion to its last scan and stays under a share of a core.
 """
 
 from __future__ import annotations
@@ -15,12 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from watchdog.events import (EVENT_TYPE_ATTRIB, EVENT_TYPE_CLOSED, EVENT_TYPE_CREATED, EVENT_TYPE_DELETED,
+                             EVENT_TYPE_MODIFIED, EVENT_TYPE_MOVED, FileSystemEvent,
+                             FileSystemEventHandler)
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+
 Signature = tuple[int, int, int, int]
 """What says a file changed: modification time, change time, size and inode."""
 
 BUSY_SHARE = 0.1
-"""The most of one core the watcher may use: it waits (1 / BUSY_SHARE - 1) times as long as its
-last scan took of CPU (this thread's: not the time it waited for the GIL during a build)."""
+"""The most of one core polling may use without events: the watcher waits (1 / BUSY_SHARE - 1)
+times as long as its last scan took of CPU (this thread's: not the time it waited for the GIL
+during a build)."""
+SAFETY_SHARE = 0.01
+"""The same, with events: polling only catches what events missed."""
 
 EDITOR_SUFFIXES = (".swp", ".swo", ".swx", ".swpx", "~", ".tmp", ".part", ".crdownload")
 
@@ -89,26 +101,40 @@ class Debounce:
 
 
 class Watcher:
-    """Polls `roots` in a daemon thread; `next_change()` hands over everything changed since."""
+    """Scans `roots` in a daemon thread when file events say so, and polls; `next_change()`
+    hands over everything changed since. `events=False` polls only."""
 
     def __init__(self, roots: list[Path], skip: Path | None = None,
-                 interval: float = 0.1, quiet: float = 0.1) -> None:
+                 interval: float = 0.1, quiet: float = 0.1, events: bool = True) -> None:
         self.roots, self.skip, self.interval = roots, skip, interval
         self._debounce = Debounce(quiet)
         self._changed: set[str] = set()
         self._ready = threading.Condition()
         self._stop = threading.Event()
+        self._wake = threading.Event()
         # why: taken before the first build reads anything, so no edit falls between the two.
         self._files = snapshot(roots, skip)
         self._thread = threading.Thread(target=self._run, name="watcher", daemon=True)
+        self._events = events
+        self._observer: BaseObserver | None = None
+
+    @property
+    def has_events(self) -> bool:
+        """Whether file events wake the scans (else polling alone finds changes)."""
+        return self._observer is not None
 
     def start(self) -> None:
-        """Start polling."""
+        """Start watching."""
+        if self._events:
+            self._observer = _start_observer(self.roots, self.skip, self._wake)
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop polling at the next tick."""
+        """Stop watching at the next tick."""
         self._stop.set()
+        self._wake.set()
+        if self._observer is not None:
+            self._observer.stop()
 
     def next_change(self, timeout: float | None = None) -> set[str]:
         """Wait for a burst of changes; every path changed since the last call, or an empty set."""
@@ -119,14 +145,19 @@ class Watcher:
 
     def _run(self) -> None:
         wait = self.interval
-        while not self._stop.wait(wait):
+        share = SAFETY_SHARE if self.has_events else BUSY_SHARE
+        while True:
+            self._wake.wait(wait)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             started = time.thread_time()
             files = snapshot(self.roots, self.skip)
             spent = time.thread_time() - started
             burst = self._debounce.feed(changed_paths(self._files, files), time.monotonic())
             # why: while a burst settles, look again soon, so it is handed over once quiet
-            wait = self.interval if self._debounce.pending else \
-                max(self.interval, spent * (1 / BUSY_SHARE - 1))
+            wait = min(self.interval, self._debounce.quiet) if self._debounce.pending else \
+                max(self.interval, spent * (1 / share - 1))
             self._files = files
             if burst:
                 with self._ready:
@@ -134,3 +165,50 @@ class Watcher:
                     # makes exactly one more build for all of them.
                     self._changed |= burst
                     self._ready.notify_all()
+
+
+CHANGES = frozenset({EVENT_TYPE_CREATED, EVENT_TYPE_DELETED, EVENT_TYPE_MODIFIED, EVENT_TYPE_MOVED,
+                     EVENT_TYPE_CLOSED, EVENT_TYPE_ATTRIB})
+"""The file events that may mean a change: a file closed after writing, or touched, too."""
+
+
+class _Wake(FileSystemEventHandler):
+    """Wakes the scanner on any event outside the skipped folder and editor droppings."""
+
+    def __init__(self, skip: Path | None, wake: threading.Event) -> None:
+        self.skip = os.path.realpath(skip) if skip is not None else None
+        self.wake = wake
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type not in CHANGES:
+            return  # why: the build itself opens and reads the watched files
+        if event.is_directory and event.event_type == EVENT_TYPE_MODIFIED:
+            return  # why: a folder's listing changed; the entry that changed has its own event
+        for path in (event.src_path, getattr(event, "dest_path", "")):
+            path = os.fsdecode(path)
+            if path and not is_ignored(os.path.basename(path)) and not self._skipped(path):
+                self.wake.set()
+                return
+
+    def _skipped(self, path: str) -> bool:
+        # why: the build writes there; each write would wake a scan that finds nothing
+        if self.skip is None:
+            return False
+        real = os.path.realpath(path)
+        return real == self.skip or real.startswith(self.skip + os.sep)
+
+
+def _start_observer(roots: list[Path], skip: Path | None,
+                    wake: threading.Event) -> BaseObserver | None:
+    """File events for every root that exists, or None where the system gives none."""
+    observer = Observer()
+    observer.daemon = True
+    handler = _Wake(skip, wake)
+    try:
+        for root in roots:
+            if root.is_dir():
+                observer.schedule(handler, str(root), recursive=True)
+        observer.start()
+    except (OSError, RuntimeError):  # why: e.g. the inotify watch limit; polling still works
+        return None
+    return observer

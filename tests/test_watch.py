@@ -120,10 +120,34 @@ def test_a_slow_scan_makes_the_watcher_wait_in_proportion(tmp_path, monkeypatch)
         return {}
 
     monkeypatch.setattr(watch_module, "snapshot", slow_snapshot)
-    watcher = Watcher([tmp_path], interval=0.01, quiet=0.04)
+    watcher = Watcher([tmp_path], interval=0.01, quiet=0.04, events=False)
     watcher.start()
     time.sleep(1.0)
     watcher.stop()
     # a scan of 0.05 s is followed by at least 0.45 s of waiting: at most ~10% of a core
     gaps = [b - a for a, b in zip(scans[1:], scans[2:])]
     assert gaps and min(gaps) >= 0.05 * (1 / watch_module.BUSY_SHARE) - 0.01
+
+
+def test_with_events_the_watcher_polls_far_less_and_still_sees_an_edit_at_once(tmp_path,
+                                                                               monkeypatch):
+    files(tmp_path, "a.md", "site/index.html")
+    scans = []
+    real = watch_module.snapshot
+    monkeypatch.setattr(watch_module, "snapshot", lambda *args: scans.append(1) or real(*args))
+    watcher = Watcher([tmp_path], skip=tmp_path / "site", interval=30, quiet=0.04)
+    watcher.start()
+    try:
+        assert watcher.has_events  # inotify on Linux
+        time.sleep(0.2)
+        (tmp_path / "site/index.html").write_text("the build writes here")
+        (tmp_path / ".a.md.swp").write_text("an editor's swap file")
+        assert watcher.next_change(timeout=1) == set()
+        assert len(scans) == 1  # the first, before it started: it polls every 30 s, and
+        # neither the skipped folder nor an editor's file woke it
+        started = time.monotonic()
+        (tmp_path / "a.md").write_text("edited")
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+        assert time.monotonic() - started < 5
+    finally:
+        watcher.stop()
