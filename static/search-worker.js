@@ -96,8 +96,10 @@ function prefixFinds(word, fields) {
   return found.length === 1 && own.length === 1 && own[0] === found[0] ? "itself" : "more";
 }
 
+/** lunr's results for a pass, as {ref, score, terms}: `terms` is what lunr's matchData.metadata
+    holds, each matched term with the fields it matched in as keys (see DigestIndex.queryTerms). */
 function run(parsed, mode) {
-  return index.query(function (q) { addClauses(q, parsed, mode); });
+  return DigestIndex.queryTerms(index, function (q) { addClauses(q, parsed, mode); });
 }
 
 /** Papers with every word first, then the last word as a prefix, then any word, then typos. */
@@ -145,8 +147,7 @@ function tiered(parsed, results) {
     });
   });
   var unfinished = parsed.prefix ? wanted[wanted.length - 1] : null;
-  function tier(result) {
-    var terms = result.matchData.metadata;
+  function tier(terms) {
     var exact = 0;
     var prefixed = false;
     for (var i = 0; i < wanted.length; i++) {
@@ -159,9 +160,14 @@ function tiered(parsed, results) {
     }
     return exact === wanted.length ? 2 : exact === wanted.length - 1 && prefixed ? 1 : 0;
   }
-  // why: a stable split into three tiers; sorting thousands of results costs more
-  var tiers = [[], [], []];
-  results.forEach(function (r) { tiers[tier(r)].push(r); });
+  // why: a stable split into three tiers; sorting thousands of results costs more. Results
+  // that matched the same terms share their `terms`, so each is tiered once
+  var tiers = [[], [], []], known = new Map();
+  results.forEach(function (r) {
+    var t = known.get(r.terms);
+    if (t === undefined) { t = tier(r.terms); known.set(r.terms, t); }
+    tiers[t].push(r);
+  });
   return tiers[2].concat(tiers[1], tiers[0]);
 }
 
@@ -178,8 +184,9 @@ function inFields(matched, fields) {
 }
 
 function everyPaper() {
+  var none = {};
   return meta.papers.map(function (_, ref) {
-    return { ref: String(ref), score: 0, matchData: { metadata: {} } };
+    return { ref: String(ref), score: 0, terms: none };
   });
 }
 
@@ -228,12 +235,20 @@ function fieldText(d, field) {
 }
 
 var fieldStems = new WeakMap();
+var stemNumbers = new Map();
 
-/** The stems of a field's words, kept with the document for the next phrase query. */
+/** A number for each stem, so that phrases are looked for among numbers, not strings. */
+function stemNumber(word) {
+  var s = stem(word), n = stemNumbers.get(s);
+  if (n === undefined) { n = stemNumbers.size; stemNumbers.set(s, n); }
+  return n;
+}
+
+/** The stems of a field's words, as numbers, kept with the document for the next phrase query. */
 function stemsOf(d, field) {
   var byField = fieldStems.get(d);
   if (!byField) { byField = {}; fieldStems.set(d, byField); }
-  return byField[field] || (byField[field] = DigestQuery.words(fieldText(d, field)).map(stem));
+  return byField[field] || (byField[field] = Int32Array.from(DigestQuery.words(fieldText(d, field)), stemNumber));
 }
 
 /** Whether a phrase's words stand together in one of its fields; the last may be unfinished. */
@@ -273,7 +288,7 @@ function phraseFilter(parsed, results) {
 
 /** A phrase clause as hasPhrase() reads it: its words' stems worked out once per query. */
 function phraseOf(c, unfinished) {
-  return { stems: c.words.map(stem), last: c.words[c.words.length - 1], unfinished: unfinished,
+  return { stems: c.words.map(stemNumber), last: c.words[c.words.length - 1], unfinished: unfinished,
     fields: c.fields || ["title", "authors", "tags", "abstract", "notes"],
     prohibited: c.presence === "prohibited" };
 }
@@ -315,7 +330,7 @@ function snippet(text, terms, size) {
 
 function present(result, d) {
   var terms = {};
-  Object.keys(result.matchData.metadata).forEach(function (t) { terms[t] = true; });
+  Object.keys(result.terms).forEach(function (t) { terms[t] = true; });
   var s = snippet(d.text, terms, 32);
   return {
     ref: result.ref, title: d.title, url: d.url, authors: d.authors, tags: d.tags, venue: d.venue,
@@ -343,15 +358,37 @@ function byCount(counts, name) {
   return out.sort(function (a, b) { return b[1] - a[1] || String(a[0]).localeCompare(String(b[0])); });
 }
 
-function facets(results) {
-  var tags = new Int32Array(meta.tags.length), venues = new Int32Array(meta.venues.length);
-  var years = new Map();
-  results.forEach(function (r) {
-    var p = meta.papers[Number(r.ref)];
-    for (var i = 0; i < p[0].length; i++) { tags[p[0][i]]++; }
-    if (p[1] >= 0) { venues[p[1]]++; }
-    years.set(p[2], (years.get(p[2]) || 0) + 1);
+/** meta.papers as typed arrays by paper number: each paper's tags (from tagStarts[n] to
+    tagStarts[n + 1]), venue and year (a number in `years`). Counting a broad query's facets
+    then reads a few small arrays instead of 10,000 scattered ones. */
+function facetTable(papers) {
+  var tagStarts = new Int32Array(papers.length + 1), size = 0;
+  papers.forEach(function (p, n) { size += p[0].length; tagStarts[n + 1] = size; });
+  var tags = new Int32Array(size), venue = new Int32Array(papers.length);
+  var year = new Int32Array(papers.length), years = [], yearNumber = new Map();
+  papers.forEach(function (p, n) {
+    tags.set(p[0], tagStarts[n]);
+    venue[n] = p[1];
+    if (!yearNumber.has(p[2])) { yearNumber.set(p[2], years.length); years.push(p[2]); }
+    year[n] = yearNumber.get(p[2]);
   });
+  return { tagStarts: tagStarts, tags: tags, venue: venue, year: year, years: years };
+}
+
+var table = null;
+
+function facets(results) {
+  table = table || facetTable(meta.papers);
+  var tags = new Int32Array(meta.tags.length), venues = new Int32Array(meta.venues.length);
+  var yearCounts = new Int32Array(table.years.length);
+  for (var r = 0; r < results.length; r++) {
+    var n = Number(results[r].ref);
+    for (var i = table.tagStarts[n]; i < table.tagStarts[n + 1]; i++) { tags[table.tags[i]]++; }
+    if (table.venue[n] >= 0) { venues[table.venue[n]]++; }
+    yearCounts[table.year[n]]++;
+  }
+  var years = new Map();
+  yearCounts.forEach(function (count, i) { if (count) { years.set(table.years[i], count); } });
   return {
     tags: byCount(tags, function (i) { return meta.tags[i]; }),
     venues: byCount(venues, function (i) { return meta.venues[i]; }),

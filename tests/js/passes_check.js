@@ -1,8 +1,10 @@
 // node passes_check.js PACKED.json: exits 0 when the worker's lunr queries give exactly what the
-// plain ones give (run by tests/test_search_js.py). The worker leaves out what cannot change lunr's
-// answer: an unfinished word's wildcard clause that finds no term, or only the word's own term
-// (its boost then added to the word's), and "prefix" and "any" passes that can only find papers
-// the "all" pass found. Here the plain clauses and passes are built in full and compared.
+// plain ones give lunr.js's own Index#query (run by tests/test_search_js.py): the same refs in the
+// same order, the same scores, and, as each result's `terms`, the terms and fields of its match
+// data. The worker leaves out what cannot change lunr's answer: an unfinished word's wildcard
+// clause that finds no term, or only the word's own term (its boost then added to the word's),
+// and "prefix" and "any" passes that can only find papers the "all" pass found. Here the plain
+// clauses and passes are built in full and answered by lunr's own query.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -52,18 +54,32 @@ function plainClauses(q, parsed, mode) {
   }
 }
 
+/** lunr.js's own Index#query, not the packed index's. */
+function lunrQuery(fn) {
+  return lunr.Index.prototype.query.call(index, fn);
+}
+
 function plainMultiPass(parsed) {
   const seen = new Set();
   const ranked = [];
   for (const mode of ["all", "prefix", "any"]) {
-    for (const r of index.query((q) => plainClauses(q, parsed, mode))) {
+    for (const r of lunrQuery((q) => plainClauses(q, parsed, mode))) {
       if (!seen.has(r.ref)) { seen.add(r.ref); ranked.push(r); }
     }
   }
   return ranked;
 }
 
-const same = (a, b, message) => assert.equal(JSON.stringify(a), JSON.stringify(b), message);
+/** Results as [ref, score, [[term, fields matched, their metadata]]], terms and fields in order,
+    whether from the worker ({ref, score, terms}) or from lunr ({ref, score, matchData}). */
+function plain(results) {
+  return results.map((r) => {
+    const terms = r.terms || r.matchData.metadata;
+    return [r.ref, r.score, Object.keys(terms).sort().map((t) => [t, Object.keys(terms[t]).sort(),
+      Object.keys(terms[t]).sort().map((f) => terms[t][f])])];
+  });
+}
+const same = (a, b, message) => assert.equal(JSON.stringify(plain(a)), JSON.stringify(plain(b)), message);
 const terms = packed.terms.filter((t) => /^[a-z]/.test(t));
 const queries = ["web agen", "language model", "the", "the mod", "-llm agen", "+web agen", "title:agen",
   "graph-learn", "state-of-the", "\"web agents", "model model", "a", "zzz"];
@@ -77,7 +93,7 @@ let checked = 0;
 for (const text of queries) {
   const parsed = DigestQuery.parseQuery(text);
   if (!parsed.clauses.length) { continue; }
-  const plainAny = index.query((q) => plainClauses(q, parsed, "any"));
+  const plainAny = lunrQuery((q) => plainClauses(q, parsed, "any"));
   same(context.run(parsed, "any"), plainAny, `"any" pass of ${text}`);
   const last = parsed.clauses[parsed.clauses.length - 1];
   if (parsed.prefix && (last.presence === "required" || last.phrase)) {
