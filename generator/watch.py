@@ -33,6 +33,8 @@ times as long as its last scan took of CPU (this thread's: not the time it waite
 during a build)."""
 SAFETY_SHARE = 0.01
 """The same, with events: polling only catches what events missed."""
+SAFETY_INTERVAL = 2.0
+"""Seconds between polls, at least, with events."""
 
 EDITOR_SUFFIXES = (".swp", ".swo", ".swx", ".swpx", "~", ".tmp", ".part", ".crdownload")
 
@@ -145,7 +147,8 @@ class Watcher:
 
     def _run(self) -> None:
         wait = self.interval
-        share = SAFETY_SHARE if self.has_events else BUSY_SHARE
+        share, every = (SAFETY_SHARE, SAFETY_INTERVAL) if self.has_events else \
+            (BUSY_SHARE, self.interval)
         while True:
             self._wake.wait(wait)
             self._wake.clear()
@@ -157,7 +160,7 @@ class Watcher:
             burst = self._debounce.feed(changed_paths(self._files, files), time.monotonic())
             # why: while a burst settles, look again soon, so it is handed over once quiet
             wait = min(self.interval, self._debounce.quiet) if self._debounce.pending else \
-                max(self.interval, spent * (1 / share - 1))
+                max(every, spent * (1 / share - 1))
             self._files = files
             if burst:
                 with self._ready:

@@ -151,3 +151,17 @@ def test_with_events_the_watcher_polls_far_less_and_still_sees_an_edit_at_once(t
         assert time.monotonic() - started < 5
     finally:
         watcher.stop()
+
+
+def test_with_events_a_change_no_event_reported_is_still_found_by_polling(tmp_path, monkeypatch):
+    files(tmp_path, "a.md")
+    monkeypatch.setattr(watch_module, "SAFETY_INTERVAL", 0.2)
+    monkeypatch.setattr(watch_module._Wake, "on_any_event", lambda self, event: None)  # missed
+    watcher = Watcher([tmp_path], interval=0.02, quiet=0.04)
+    watcher.start()
+    try:
+        assert watcher.has_events
+        (tmp_path / "a.md").write_text("edited on a network drive")
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+    finally:
+        watcher.stop()
