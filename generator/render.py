@@ -132,7 +132,8 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
         "assets": asset_urls,
         "search": {"worker": asset_urls["search-worker.js"], "lunr": asset_urls["lunr.min.js"],
                    "query": asset_urls["search-query.js"], "read": asset_urls["search-read.js"],
-                   "unpack": asset_urls["search-index.js"], "index": urls.path(paths.SEARCH_INDEX),
+                   "unpack": asset_urls["search-index.js"], "answer": asset_urls["search-answer.js"],
+                   "index": urls.path(paths.SEARCH_INDEX),
                    "meta": urls.path(paths.SEARCH_META), "docs": urls.path(paths.SEARCH_DOCS)},
         "hide_header_search": False,
     }

@@ -26,7 +26,8 @@
         self.worker.onerror = function (event) { reject(new Error(event.message)); };
       });
       this.worker.postMessage({ type: "init", lunr: config.lunr, query: config.query, read: config.read,
-        unpack: config.unpack, index: config.index, meta: config.meta, docs: config.docs });
+        unpack: config.unpack, answer: config.answer, index: config.index, meta: config.meta,
+        docs: config.docs });
       this.ready.then(function () {
         // why: lets people and tests see that search is ready
         document.querySelectorAll("input[type=search]").forEach(function (i) { i.dataset.ready = "true"; });

@@ -1,8 +1,9 @@
 /* Search worker: loads the prebuilt lunr index off the main thread and answers queries with
    ranked, filtered, highlighted results and facet counts. Messages:
-   in  {type: "init", lunr, query, index, meta, docs}      out {type: "ready", count}
+   in  {type: "init", lunr, query, read, unpack, answer,   out {type: "ready", count}
+        index, meta, docs} (script URLs, then data URLs)
    in  {type: "search", id, q, filters, limit}            out {type: "results", id, ...} */
-/* global lunr, DigestQuery, DigestIndex, importScripts */
+/* global lunr, DigestQuery, DigestIndex, DigestAnswer, importScripts */
 "use strict";
 
 var index = null;
@@ -30,7 +31,7 @@ function init(msg) {
   var facets = fetchJson(msg.meta);
   response.catch(function () {}); // why: handled below, once the scripts are in
   facets.catch(function () {});
-  importScripts(msg.lunr, msg.query, msg.read, msg.unpack);
+  importScripts(msg.lunr, msg.query, msg.read, msg.unpack, msg.answer);
   docsBase = msg.docs;
   var packed = response.then(DigestRead.readIndex);
   return Promise.all([packed, facets]).then(function (loaded) {
@@ -97,9 +98,9 @@ function prefixFinds(word, fields) {
 }
 
 /** lunr's results for a pass, as {ref, score, terms}: `terms` is what lunr's matchData.metadata
-    holds, each matched term with the fields it matched in as keys (see DigestIndex.queryTerms). */
+    holds, each matched term with the fields it matched in as keys (see DigestAnswer.queryTerms). */
 function run(parsed, mode) {
-  return DigestIndex.queryTerms(index, function (q) { addClauses(q, parsed, mode); });
+  return DigestAnswer.queryTerms(index, function (q) { addClauses(q, parsed, mode); });
 }
 
 /** Papers with every word first, then the last word as a prefix, then any word, then typos. */

@@ -73,6 +73,7 @@ ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/asset
           "search-worker.js": "/digest/assets/search-worker.js?v=1",
           "search-query.js": "/digest/assets/search-query.js?v=1",
           "search-index.js": "/digest/assets/search-index.js?v=1",
+          "search-answer.js": "/digest/assets/search-answer.js?v=1",
           "search-read.js": "/digest/assets/search-read.js?v=1",
           "copy-text.js": "/digest/assets/copy-text.js?v=1"}
 

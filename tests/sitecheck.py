@@ -37,7 +37,8 @@ BUILD_TIMEOUT = 300
 # Attributes whose value is a URL the browser (or search.js) follows.
 # why: data-docs names a folder of chunks, checked by search_docs(), not a page.
 URL_ATTRS = frozenset({"href", "src", "action", "poster", "cite", "data-index", "data-meta",
-                       "data-worker", "data-lunr", "data-query", "data-read", "data-unpack", "data-page"})
+                       "data-worker", "data-lunr", "data-query", "data-read", "data-unpack", "data-answer",
+                       "data-page"})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                   "source", "track", "wbr"})
 INVISIBLE = frozenset({"script", "style", "template"})

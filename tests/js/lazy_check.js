@@ -8,7 +8,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 const assert = require("node:assert/strict");
 const lunr = require(path.join(__dirname, "../../node_modules/lunr"));
-const { loadIndex, unpackIndex, queryTerms } = require("../../static/search-index.js");
+const { loadIndex, unpackIndex } = require("../../static/search-index.js");
+const { queryTerms } = require("../../static/search-answer.js");
 const { parseIndex } = require("../../static/search-read.js");
 
 const bytes = fs.readFileSync(process.argv[2]);
@@ -16,6 +17,8 @@ const packed = JSON.parse(bytes.toString("utf8"));
 const lazy = loadIndex(lunr, packed);
 const fromBytes = loadIndex(lunr, parseIndex(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)));
 const eager = lunr.Index.load(unpackIndex(packed));
+// why: with search-answer.js at hand the lazy index answers from the packed table, not lunr
+assert.equal(typeof lazy.queryTerms, "function");
 // why: refs that are not 0..n-1, as the build writes them, are found without the ref table
 const spread = JSON.parse(JSON.stringify(packed));
 spread.vectors.forEach((v) => { v[1] = v[1] * 1000 + 7; });

@@ -15,7 +15,7 @@ const root = path.join(__dirname, "../..");
 const context = vm.createContext({ console });
 context.self = context;
 for (const file of ["node_modules/lunr/lunr.js", "static/search-query.js", "static/search-index.js",
-  "static/search-worker.js"]) {
+  "static/search-answer.js", "static/search-worker.js"]) {
   vm.runInContext(fs.readFileSync(path.join(root, file), "utf8"), context, { filename: file });
 }
 const { lunr, DigestQuery, DigestIndex } = context;
