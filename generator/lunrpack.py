@@ -81,8 +81,8 @@ def _vectors_json(index: BuiltIndex) -> str:
     top = int(numbers.max()) + 1
     followed = (np.array([f"{k}," for k in range(top)], object),
                 np.array([f"{k}],[" for k in range(top)], object))
-    text = "".join(_as_text(numbers[at:at + _BLOCK], closing[at:at + _BLOCK], followed)
-                   for at in range(0, len(numbers), _BLOCK))
+    text = "".join(_as_text(numbers[block:block + _BLOCK], closing[block:block + _BLOCK], followed)
+                   for block in range(0, len(numbers), _BLOCK))
     return "[[" + text[:-2] + "]"
 
 

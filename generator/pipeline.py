@@ -79,7 +79,8 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
-    checked = load_papers(options.content, options.cache, options.workers, options.resident, scan.hashes)
+    checked = load_papers(options.content, options.cache, options.workers, options.resident,
+                          scan.hashes)
     papers = [p for p in checked if options.drafts or not p.draft]
     entries = KeptValues(kept_file(record, "bibtex") if record else None)
     site = build_site(papers, config, updated_time(papers), entries)
