@@ -54,6 +54,9 @@ class FilePlan:
     def make(self, number: int) -> OutputFile:
         return self.files[number].made()
 
+    def near(self, number: int) -> int:
+        return -1  # why: the largest (all.bib, the sitemap) show every paper; made first
+
 
 @dataclass(frozen=True)
 class Chained:
@@ -71,6 +74,10 @@ class Chained:
     def make(self, number: int) -> OutputFile:
         part, local = self._find(number)
         return part.make(local)
+
+    def near(self, number: int) -> int:
+        part, local = self._find(number)
+        return part.near(local)
 
     def _find(self, number: int) -> tuple[Producer, int]:
         for part in self.parts:

@@ -52,6 +52,10 @@ class Producer(Protocol):
 
     def make(self, number: int) -> OutputFile: ...
 
+    def near(self, number: int) -> int:
+        """Where in the site's order of papers the file's papers are (-1: none or all): files
+        near each other share work, such as the cards of a list page, so one worker makes them."""
+
 
 PARALLEL_FROM = 200
 """Fewer produced files than this are made in this process: workers take ~0.2 s to start."""
@@ -140,6 +144,9 @@ def _place_produced(produced: Producer, job: Job, before: Stamps, workers: int) 
                 placed.append(kept)
         if workers < 2 or len(to_make) < PARALLEL_FROM:
             return placed + _make_all(to_make)
+        # why: in site order, each worker's share of list pages shows much the same papers, so
+        # their cards are made once, not once per worker (at 10,000 papers: ~1.5 s of CPU)
+        to_make.sort(key=lambda item: produced.near(item[0]))
         step = max(1, len(to_make) // (workers * 8))
         parts = [to_make[start:start + step] for start in range(0, len(to_make), step)]
         # why: fork hands the plan to the workers without pickling it; each file is made on

@@ -53,6 +53,8 @@ class PagePlan:
     """A hash of what every page depends on: code, templates, site settings, `common`."""
     _cards: dict[str, Markup] = field(default_factory=dict)
     """Cards made so far in this process: the home page and the tag pages show the same."""
+    _positions: dict[str, int] = field(default_factory=dict)
+    """Each paper's place in the site's order, by slug."""
 
     def __len__(self) -> int:
         return len(self.pages)
@@ -67,6 +69,14 @@ class PagePlan:
         inputs = (identity(paper), self.site.cite_keys[paper.slug]) if paper else page.context
         listed = identities(page.listed or ())
         return page.path, value_key(self.shared_key, page.path, page.template, inputs, listed)
+
+    def near(self, number: int) -> int:
+        """A paper page's paper's place in the site's order; a list page's middle paper's."""
+        if not self._positions:
+            self._positions.update((paper.slug, n) for n, paper in enumerate(self.site.papers))
+        page = self.pages[number]
+        shown = (page.paper,) if page.paper else page.listed or ()
+        return self._positions[shown[len(shown) // 2].slug] if shown else -1
 
     def make(self, number: int) -> OutputFile:
         """Page `number` rendered: its bytes depend on nothing but the plan."""

@@ -118,6 +118,16 @@ def test_each_page_shows_its_papers_in_order_with_previous_and_next_links():
     assert 'rel="prev" href="/digest/tags/llm/"' in pages["tags/llm/page/2/index.html"]
 
 
+def test_pages_are_near_the_papers_they_show_in_site_order():
+    from generator.render import plan_pages
+    plan = plan_pages(paginated_site(), make_environment(REPO / "templates"), ASSETS)
+    near = {plan.pages[n].path: plan.near(n) for n in range(len(plan))}
+    # five papers, newest first, two a page: a list page is near its middle paper
+    assert [near[f"papers/p{i}/index.html"] for i in range(5)] == [0, 1, 2, 3, 4]
+    assert [near["index.html"], near["page/2/index.html"], near["page/3/index.html"]] == [1, 3, 4]
+    assert near["tags/llm/page/2/index.html"] == 3 and near["search/index.html"] == -1
+
+
 def test_a_short_list_has_one_page_and_no_page_links():
     page = pages_of(make_site([make_paper("x")]))["index.html"]
     assert 'class="pagination"' not in page
