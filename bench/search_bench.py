@@ -36,7 +36,7 @@ from synthetic import write_digest  # noqa: E402
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUERIES = ["model", "language models", '"neural network"', "graph learning inference",
-           "tag:graph-learning", "-model neural", "transf", "netwrk"]
+           "tag:graph-learning", "-model neural", "netw", "netwrk"]
 READY_JS = """async () => {
   const longest = [0];
   new PerformanceObserver(list => list.getEntries().forEach(e => {

@@ -24,7 +24,7 @@ const runs = option("--runs", 20);
 const top = option("--top", 12);
 const [site, ...asked] = args;
 const queries = asked.length ? asked : ["model", "language models", '"neural network"',
-  "graph learning inference", "tag:graph-learning", "-model neural", "transf", "netwrk"];
+  "graph learning inference", "tag:graph-learning", "-model neural", "netw", "netwrk"];
 
 // why: the worker's scripts share one global scope, as in a Worker; run in this context, not a
 // vm context, whose globals are several times slower to reach
