@@ -165,3 +165,20 @@ def test_with_events_a_change_no_event_reported_is_still_found_by_polling(tmp_pa
         assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
     finally:
         watcher.stop()
+
+
+def test_without_file_events_the_watcher_polls_as_before(tmp_path, monkeypatch):
+    class NoEvents(watch_module.Observer):
+        def start(self):
+            raise OSError(28, "inotify watch limit reached")
+
+    files(tmp_path, "a.md")
+    monkeypatch.setattr(watch_module, "Observer", NoEvents)
+    watcher = Watcher([tmp_path], interval=0.02, quiet=0.04)
+    watcher.start()
+    try:
+        assert not watcher.has_events
+        (tmp_path / "a.md").write_text("edited")
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+    finally:
+        watcher.stop()
