@@ -90,11 +90,16 @@ def write_aside(path: Path, data: bytes) -> None:
     os.replace(partial, path)
 
 
-def load_pickled_dict(path: Path) -> dict[Hashable, Any]:
-    """A dict kept by pickle at `path`; empty if missing, unreadable or not a dict."""
+def load_pickled(path: str | Path) -> object:
+    """A value kept by pickle at `path`, or None if it is missing or unreadable."""
     try:
         with open(path, "rb") as file:
-            value = pickle.load(file)
+            return pickle.load(file)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
-        return {}
+        return None
+
+
+def load_pickled_dict(path: Path) -> dict[Hashable, Any]:
+    """A dict kept by pickle at `path`; empty if missing, unreadable or not a dict."""
+    value = load_pickled(path)
     return value if isinstance(value, dict) else {}

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .content import PAPERS_DIR, ContentErrorRaised, read_document
-from .memo import hashed_source_key, source_key, write_aside
+from .memo import hashed_source_key, load_pickled, source_key, write_aside
 from .records import Paper
 from .validate import Checked, check, combine
 
@@ -148,7 +148,7 @@ class PaperCache:
         if where in self.memory:
             return self.memory[where]
         bundle = self.bundled() if self._may_read_bundle() else {}
-        checked = bundle.get(key) or _load(where)
+        checked = bundle.get(key) or load_pickled(where)
         if checked is not None:
             self.memory[where] = checked
         return checked
@@ -156,7 +156,7 @@ class PaperCache:
     def bundled(self) -> dict[str, Checked]:
         """The papers in the bundle, read on first use; none if it is missing or unreadable."""
         if self._bundle is None:
-            found = _load(os.path.join(self.where, BUNDLE))
+            found = load_pickled(os.path.join(self.where, BUNDLE))
             self._bundle = found if isinstance(found, dict) else {}
             if self.memory is _RESIDENT:
                 _BUNDLES_READ.add(self.where)
@@ -209,12 +209,3 @@ class PaperCache:
         bundle = self.bundled()
         stale = len(kept.keys() - bundle.keys()) + len(bundle.keys() - kept.keys())
         return stale > len(kept) // STALE_SHARE
-
-
-def _load(path: str) -> object:
-    """A pickled value from the cache, or None if it is missing or unreadable."""
-    try:
-        with open(path, "rb") as entry:
-            return pickle.load(entry)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        return None

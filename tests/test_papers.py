@@ -159,8 +159,8 @@ def test_a_resident_cache_reads_the_bundle_once(tmp_path, monkeypatch):
     monkeypatch.setattr(papers_module, "_BUNDLES_READ", set())
     load_papers(content, tmp_path / "cache")  # writes the bundle
     read = []
-    real = papers_module._load
-    monkeypatch.setattr(papers_module, "_load", lambda path: read.append(path) or real(path))
+    real = papers_module.load_pickled
+    monkeypatch.setattr(papers_module, "load_pickled", lambda path: read.append(path) or real(path))
     load_papers(content, tmp_path / "cache", resident=True)
     assert [Path(path).name for path in read] == [papers_module.BUNDLE]
     (content / "papers/p1.md").write_text(paper_source(title="Edited"))
