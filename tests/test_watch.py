@@ -3,6 +3,7 @@ import time
 
 import pytest
 
+import generator.fileevents as fileevents
 import generator.watch as watch_module
 from generator.watch import Debounce, Watcher, changed_paths, is_ignored, snapshot
 
@@ -156,7 +157,7 @@ def test_with_events_the_watcher_polls_far_less_and_still_sees_an_edit_at_once(t
 def test_with_events_a_change_no_event_reported_is_still_found_by_polling(tmp_path, monkeypatch):
     files(tmp_path, "a.md")
     monkeypatch.setattr(watch_module, "SAFETY_INTERVAL", 0.2)
-    monkeypatch.setattr(watch_module._Wake, "on_any_event", lambda self, event: None)  # missed
+    monkeypatch.setattr(fileevents.Wake, "on_any_event", lambda self, event: None)  # missed
     watcher = Watcher([tmp_path], interval=0.02, quiet=0.04)
     watcher.start()
     try:
@@ -168,12 +169,12 @@ def test_with_events_a_change_no_event_reported_is_still_found_by_polling(tmp_pa
 
 
 def test_without_file_events_the_watcher_polls_as_before(tmp_path, monkeypatch):
-    class NoEvents(watch_module.Observer):
+    class NoEvents(fileevents.Observer):
         def start(self):
             raise OSError(28, "inotify watch limit reached")
 
     files(tmp_path, "a.md")
-    monkeypatch.setattr(watch_module, "Observer", NoEvents)
+    monkeypatch.setattr(fileevents, "Observer", NoEvents)
     watcher = Watcher([tmp_path], interval=0.02, quiet=0.04)
     watcher.start()
     try:
