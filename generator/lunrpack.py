@@ -10,12 +10,18 @@ answers as lunr.py does. `unpack` below is the reader's Python twin, which the t
 with `lunr.lunr(...).serialize()`.
 
     {"format": FORMAT, "version", "fields", "boosts", "bm25": [k1, b], "documents", "pipeline",
-     "terms":   [term, ...]                                         # in lunr's _index order
-     "vectors": [[field no, ref, n, term-index delta x n, count x n], ...]}   # by ref, field
+     "terms":   [term, ...]                                     # in lunr's _index order
+     "vectors": [[n, term-number delta x n, (place, count) x k], ...]}
+
+There is a vector for every field of every document, by ref, then field, so vector v is field
+v % len(fields) of ref v // len(fields), and neither is written. A count is 1 unless listed
+after the deltas, by its term's place in the vector: 95% of counts are 1, and writing them all
+made the file a third larger, which the reader's browser then had to read through.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from operator import sub
@@ -25,14 +31,15 @@ import numpy as np
 
 from .lunrbuild import SEARCH_PIPELINE, VERSION, BuiltIndex
 
-FORMAT = "digest-lunr/2"
+FORMAT = "digest-lunr/3"
 K1, B = 1.2, 0.75  # lunr's Builder defaults
 
 
 def pack(index: BuiltIndex) -> dict[str, Any]:
     """The packed form of an index built by generator.lunrbuild."""
-    vectors = [[number, ref, len(terms), *map(sub, terms, [0, *terms]), *counts]
-               for number, ref, terms, counts in index.vectors()]
+    vectors = [[len(terms), *map(sub, terms, [0, *terms]),
+                *[x for place, count in enumerate(counts) if count != 1 for x in (place, count)]]
+               for _, _, terms, counts in index.vectors()]
     return {**_header(index), "vectors": vectors}
 
 
@@ -54,30 +61,31 @@ def _header(index: BuiltIndex) -> dict[str, Any]:
 
 
 def _vectors_json(index: BuiltIndex) -> str:
-    """The vectors as pack() writes them: [field no, ref, n, n term-number deltas, n counts]
-    each, every number as JSON writes an int."""
+    """The vectors as pack() writes them, [n, n term-number deltas, (place, count) for each
+    count above 1] each, every number as JSON writes an int."""
     lengths = index.lengths
     vectors = len(lengths)
     if not vectors:
         return "[]"
-    ends = np.cumsum(lengths)
-    starts = ends - lengths
+    starts = np.cumsum(lengths) - lengths
+    vector_of = np.repeat(np.arange(vectors), lengths)  # why: of each term, its vector
+    within = np.arange(len(index.numbers)) - starts[vector_of]  # why: and its place there
     deltas = np.diff(index.numbers, prepend=0)
-    begins = starts[lengths > 0]
-    deltas[begins] = index.numbers[begins]  # why: a vector's first number is its own delta
-    # every number in writing order: 3 per vector, then its deltas, then its counts
-    places = 3 * np.arange(vectors) + 2 * starts
-    numbers = np.empty(3 * vectors + 2 * len(deltas), np.int64)
-    numbers[places] = np.arange(vectors) % len(index.fields)
-    numbers[places + 1] = np.arange(vectors) // len(index.fields)
-    numbers[places + 2] = lengths
-    within = np.arange(len(deltas)) - np.repeat(starts, lengths)
-    at = np.repeat(places + 3, lengths) + within
-    numbers[at] = deltas
-    numbers[at + np.repeat(lengths, lengths)] = index.counts
+    deltas[within == 0] = index.numbers[within == 0]  # why: a vector's first number is its own delta
+    above = np.flatnonzero(index.counts != 1)
+    listed = np.bincount(vector_of[above], minlength=vectors)  # why: counts above 1, per vector
+    sizes = 1 + lengths + 2 * listed
+    places = np.cumsum(sizes) - sizes  # why: where each vector's numbers begin
+    numbers = np.empty(int(sizes.sum()), np.int64)
+    numbers[places] = lengths
+    numbers[places[vector_of] + 1 + within] = deltas
+    rank = np.arange(len(above)) - (np.cumsum(listed) - listed)[vector_of[above]]
+    at = places[vector_of[above]] + 1 + lengths[vector_of[above]] + 2 * rank
+    numbers[at] = within[above]
+    numbers[at + 1] = index.counts[above]
     # each number as text, followed by "," or, closing its vector, by "],["
     closing = np.zeros(len(numbers), bool)
-    closing[places + 2 + 2 * lengths] = True
+    closing[places + sizes - 1] = True
     top = int(numbers.max()) + 1
     followed = (np.array([f"{k}," for k in range(top)], object),
                 np.array([f"{k}],[" for k in range(top)], object))
@@ -101,7 +109,10 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
     """lunr's serialised index back from the packed form (the JavaScript reader's twin)."""
     fields, documents = packed["fields"], packed["documents"]
     k1, b = packed["bm25"]
-    rows = [_row(v) for v in packed["vectors"]]
+    width = len(fields)
+    if len(packed["vectors"]) != documents * width:
+        raise ValueError(f"{len(packed['vectors'])} vectors for {documents} documents of {width} fields")
+    rows = [(v % width, v // width, *_row(vector)) for v, vector in enumerate(packed["vectors"])]
     postings: list[dict[str, Any]] = [{"_index": n, **{f: {} for f in fields}}
                                       for n in range(len(packed["terms"]))]
     totals, with_term = [0] * len(fields), [0] * len(postings)
@@ -125,13 +136,15 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
             "invertedIndex": inverted, "pipeline": packed["pipeline"]}
 
 
-def _row(vector: list[int]) -> tuple[int, int, list[int], list[int]]:
-    number, ref, count, rest = vector[0], vector[1], vector[2], vector[3:]
-    terms, position = [], 0
-    for delta in rest[:count]:
-        position += delta
-        terms.append(position)
-    return number, ref, terms, rest[count:]
+def _row(vector: list[int]) -> tuple[list[int], list[int]]:
+    """A vector's term numbers and their counts."""
+    size, rest = vector[0], vector[1:]
+    terms = list(itertools.accumulate(rest[:size]))
+    counts = [1] * size
+    listed = rest[size:]
+    for place, count in zip(listed[::2], listed[1::2]):
+        counts[place] = count
+    return terms, counts
 
 
 def _idf(with_term: int, documents: int) -> float:

@@ -9,19 +9,12 @@
 
   var COMPLETE = "complete", EMPTY = "empty"; // why: lunr.Set.complete and lunr.Set.empty
 
-  /** A dense number for each vector's document, in order of first appearance, and each
-      document's ref; null unless each field's refs are non-negative and ascending in vector
-      order, the order lunr lists a posting's refs in (as the build writes them). */
-  function documents(flat, starts, count, width) {
-    var last = new Array(width).fill(-1), of = new Int32Array(count), byRef = new Map(), refs = [];
-    for (var v = 0; v < count; v++) {
-      var o = starts[v], field = flat[o], ref = flat[o + 1];
-      if (!(field >= 0 && field < width) || ref <= last[field]) { return null; }
-      last[field] = ref;
-      var d = byRef.get(ref);
-      if (d === undefined) { d = refs.length; byRef.set(ref, d); refs.push(String(ref)); }
-      of[v] = d;
-    }
+  /** Each vector's document (a dense number: its ref), and each document's ref as a string.
+      Vector v is a field of document v / width (see generator/lunrpack.py). */
+  function documents(count, width) {
+    var of = new Int32Array(count), refs = new Array(width ? count / width : 0);
+    for (var v = 0; v < count; v++) { of[v] = v / width | 0; }
+    for (var d = 0; d < refs.length; d++) { refs[d] = String(d); }
     return { of: of, refs: refs };
   }
 
@@ -44,17 +37,15 @@
 
   function contains(set, d) { return set === COMPLETE || (set !== EMPTY && set[d] === 1); }
 
-  /** lunr.Index#query over the packed table, or null if the table is not laid out for it. It
-      expands each clause as lunr does (pipeline, token set), then follows lunr's steps with
-      numbers for postings, sets and field refs: the same results in the same order, the same
-      match data, and the same scores, each the same float operations in the same order
-      (a vector's scores are worked out only for the terms the query has). Anything lunr would
-      fail on is handed to lunr's own query, to fail alike. */
+  /** lunr.Index#query over the packed table. It expands each clause as lunr does (pipeline,
+      token set), then follows lunr's steps with numbers for postings, sets and field refs: the
+      same results in the same order, the same match data, and the same scores, each the same
+      float operations in the same order (a vector's scores are worked out only for the terms
+      the query has). Anything lunr would fail on is handed to lunr's own query, to fail alike. */
   function packedQuery(lunr, packed, derived, finder, scores) {
     var normOf = scores.normOf, termScore = scores.termScore;
     var flat = derived.table.flat, starts = derived.table.starts, count = derived.table.count;
-    var width = packed.fields.length, docs = documents(flat, starts, count, width);
-    if (!docs) { return null; }
+    var width = packed.fields.length, docs = documents(count, width);
     var original = lunr.Index.prototype.query, presence = lunr.Query.presence;
     var hits = new Hits(count), postings = new Array(packed.terms.length);
 

@@ -7,56 +7,69 @@
    static/search-answer.js loaded, that index answers queries from the packed table itself. */
 (function (root) {
   "use strict";
-  var FORMAT = "digest-lunr/2";
+  var FORMAT = "digest-lunr/3";
 
-  /** Every vector `[field, ref, count, count deltas, count counts]` (the deltas already summed
-      into term numbers if `absolute`), its starts as Int32Array. */
-  function checked(table) {
-    var flat = table.flat, starts = new Int32Array(table.starts.length + 1);
-    for (var v = 0; v < table.starts.length; v++) {
-      var o = table.starts[v], next = v + 1 < table.starts.length ? table.starts[v + 1] : flat.length;
-      if (next - o < 3 || next - o !== 3 + 2 * flat[o + 2]) { throw new Error("malformed vector " + v); }
+  /** The vectors as one table: each [field, ref, n, n term numbers, n counts] in `flat`, from
+      `starts`; one for every field of every document, by ref, then field. */
+  function checked(packed, table) {
+    var flat = table.flat, width = packed.fields.length, count = table.starts.length;
+    if (count !== packed.documents * width) { throw new Error(count + " vectors for " + packed.documents + " documents"); }
+    var starts = new Int32Array(count + 1);
+    for (var v = 0; v < count; v++) {
+      var o = table.starts[v], next = v + 1 < count ? table.starts[v + 1] : flat.length;
+      if (next - o < 3 || next - o !== 3 + 2 * flat[o + 2] || flat[o] !== v % width || flat[o + 1] !== (v / width | 0)) {
+        throw new Error("malformed vector " + v);
+      }
       starts[v] = o;
     }
-    starts[table.starts.length] = flat.length;
-    return { flat: flat, starts: starts, count: table.starts.length, absolute: Boolean(table.absolute) };
+    starts[count] = flat.length;
+    return { flat: flat, starts: starts, count: count };
   }
 
-  /** The packed vectors as one table: from search-read.js's flat numbers, or from JSON.parse's
-      arrays. */
+  /** The packed vectors as one table: search-read.js's, or made from JSON.parse's arrays
+      ([n, n term-number deltas, (place, count) of counts above 1] each). */
   function table(packed) {
     var vectors = packed.vectors;
-    if (!Array.isArray(vectors)) {
-      // why: derive() turns the term deltas into term numbers in place, once
-      return vectors.count === undefined ? (packed.vectors = checked(vectors)) : vectors;
-    }
-    var size = 0, starts = [];
-    vectors.forEach(function (v) { size += v.length; });
+    if (!Array.isArray(vectors)) { return vectors; }
+    var width = packed.fields.length, size = 0, starts = [];
+    vectors.forEach(function (v) { size += 3 + 2 * v[0]; });
     var flat = new Int32Array(size), n = 0;
-    vectors.forEach(function (v) { starts.push(n); for (var i = 0; i < v.length; i++) { flat[n++] = v[i]; } });
-    return checked({ flat: flat, starts: starts });
+    vectors.forEach(function (vector, v) {
+      var terms = vector[0], term = 0, i;
+      if (vector.length < 1 + terms || (vector.length - 1 - terms) % 2) { throw new Error("malformed vector " + v); }
+      starts.push(n);
+      flat[n] = v % width; flat[n + 1] = v / width | 0; flat[n + 2] = terms;
+      for (i = 0; i < terms; i++) { flat[n + 3 + i] = term += vector[1 + i]; flat[n + 3 + terms + i] = 1; }
+      if (terms && !(term < packed.terms.length)) { throw new Error("malformed vector " + v); }
+      for (i = 1 + terms; i < vector.length; i += 2) {
+        if (!(vector[i] >= 0 && vector[i] < terms)) { throw new Error("malformed vector " + v); }
+        flat[n + 3 + terms + vector[i]] = vector[i + 1];
+      }
+      n += 3 + 2 * terms;
+    });
+    return (packed.vectors = checked(packed, { flat: flat, starts: starts }));
   }
 
-  /** Two passes over the vectors: term numbers in place of deltas (unless already summed), each
-      vector's length and each term's count; then each term's vectors (by number, in ref
-      order). With them, each term's idf and each field's average length. */
-  function derive(packed) {
-    var t = table(packed), flat = t.flat, starts = t.starts, count = t.count;
-    var termCount = packed.terms.length;
-    var counts = new Int32Array(termCount), totals = packed.fields.map(function () { return 0; });
-    var lengths = new Int32Array(count), v, i, n, o, term;
-    for (v = 0; v < count; v++) {
-      o = starts[v] + 3; n = flat[o - 1];
-      if (!t.absolute) {
-        for (term = 0, i = o; i < o + n; i++) { term += flat[i]; flat[i] = term; }
-      }
-      var length = 0;
-      for (i = o; i < o + n; i++) { counts[flat[i]]++; length += flat[i + n]; }
+  /** Each vector's length, each term's number of vectors, each field's total length. */
+  function sums(packed, t) {
+    var flat = t.flat, starts = t.starts, lengths = new Int32Array(t.count);
+    var termVectors = new Int32Array(packed.terms.length), totals = packed.fields.map(function () { return 0; });
+    for (var v = 0; v < t.count; v++) {
+      var o = starts[v] + 3, n = flat[o - 1], length = 0;
+      for (var i = o; i < o + n; i++) { termVectors[flat[i]]++; length += flat[i + n]; }
       // why: sums of integer counts are exact, so adding per vector gives lunr.py's totals
       totals[flat[o - 3]] += length;
       lengths[v] = length;
     }
-    t.absolute = true;
+    return { lengths: lengths, termVectors: termVectors, totals: totals };
+  }
+
+  /** The table, its sums, and each term's vectors (by number, in ref order); with them, each
+      term's idf and each field's average length. */
+  function derive(packed) {
+    var t = table(packed), flat = t.flat, starts = t.starts, count = t.count;
+    var termCount = packed.terms.length, summed = t.sums || sums(packed, t);
+    var counts = summed.termVectors, totals = summed.totals, v, i, n, o, term;
     var postingStarts = new Int32Array(termCount + 1);
     for (term = 0; term < termCount; term++) { postingStarts[term + 1] = postingStarts[term] + counts[term]; }
     var holders = new Int32Array(postingStarts[termCount]), next = postingStarts.slice(0, termCount);
@@ -69,7 +82,7 @@
       idf[term] = Math.log(1 + Math.abs((documents - counts[term] + 0.5) / (counts[term] + 0.5)));
     }
     var averages = totals.map(function (total) { return documents ? total / documents : 0; });
-    return { table: t, lengths: lengths, starts: postingStarts, holders: holders, idf: idf, averages: averages };
+    return { table: t, lengths: summed.lengths, starts: postingStarts, holders: holders, idf: idf, averages: averages };
   }
 
   /** The fields and refs of the documents that hold term `position`, as lunr's posting. */
@@ -169,33 +182,17 @@
     });
   }
 
-  /** Finds a field ref's vector: by a table of ref and field number when refs are small
-      integers, as the build writes them, else by a map of every field ref. lunr looks up every
+  /** Finds a field ref's vector, the table's (ref x fields + field)th. lunr looks up every
       field that matched a query, so this reads the key without making strings. */
-  function vectorFinder(packed, derived) {
-    var flat = derived.table.flat, starts = derived.table.starts, count = derived.table.count;
-    var fields = packed.fields, width = fields.length, maxRef = -1, v, o;
-    for (v = 0; v < count; v++) {
-      o = starts[v];
-      if (flat[o + 1] < 0 || flat[o] < 0 || flat[o] >= width) { maxRef = Infinity; break; }
-      maxRef = Math.max(maxRef, flat[o + 1]);
-    }
-    if (maxRef > 2 * count) {
-      // why: not the build's numbering; a plain map of every field ref then
-      var byKey = new Map();
-      for (v = 0; v < count; v++) { byKey.set(fieldRef(packed, derived, v), v); }
-      return function (key) { var n = byKey.get(key); return n === undefined ? -1 : n; };
-    }
-    var at = new Int32Array((maxRef + 1) * width).fill(-1);
-    // why: the last vector of a field ref wins, as in lunr.Index.load
-    for (v = 0; v < count; v++) { o = starts[v]; at[flat[o + 1] * width + flat[o]] = v; }
+  function vectorFinder(packed) {
+    var fields = packed.fields, width = fields.length, documents = packed.documents;
     return function (key) {
       var slash = key.indexOf("/"), field = -1;
       for (var f = 0; f < width; f++) {
         if (fields[f].length === slash && key.startsWith(fields[f])) { field = f; break; }
       }
       var ref = field < 0 ? -1 : refNumber(key, slash + 1);
-      return ref < 0 || ref > maxRef ? -1 : at[ref * width + field];
+      return ref < 0 || ref >= documents ? -1 : ref * width + field;
     };
   }
 
@@ -319,7 +316,7 @@
       invertedIndex: lazy(packed.terms.length, finder.position, finder.sorted, function (position) {
         return posting(packed, derived, position);
       }),
-      fieldVectors: lazy(derived.table.count, vectorFinder(packed, derived), function () {
+      fieldVectors: lazy(derived.table.count, vectorFinder(packed), function () {
         if (!refs) {
           refs = [];
           for (var v = 0; v < derived.table.count; v++) { refs.push(fieldRef(packed, derived, v)); }

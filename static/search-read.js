@@ -1,41 +1,45 @@
 /* Reads the search index the build writes (generator/lunrpack.py) from the bytes of its JSON
    file, as they arrive. The vectors, nine tenths of the file, go straight into one Int32Array
-   ({flat, starts}, which search-index.js reads) instead of 50,000 arrays made by JSON.parse;
-   anything not laid out as expected is read by JSON.parse instead. */
+   (the table search-index.js reads) instead of 50,000 arrays made by JSON.parse, and what
+   search-index.js would otherwise sum over them in a pass of its own (each vector's length,
+   each term's number of vectors, each field's total length) is summed as they are read, while
+   the rest of the file is still downloading. Anything not laid out as expected is read by
+   JSON.parse instead. */
 (function (root) {
   "use strict";
   var VECTORS_KEY = "\"vectors\":";
 
   /** Reads the packed index from the bytes of its JSON file as they arrive (push, until
-      closed() or the last bytes, then finish). The vectors, nine tenths of it, go straight
-      into one Int32Array rather than into 50,000 arrays by JSON.parse; the rest is parsed as
-      JSON. Anything unexpected falls back to JSON.parse of the whole file. `size`, if known,
-      is the file's length. */
+      closed() or the last bytes, then finish). `size`, if known, is the file's length. */
   function IndexReader(size) {
+    this.size = size || 0;
     this.chunks = [];
-    this.head = null; // why: the bytes before "vectors", once they are all in
+    this.header = null; // why: the JSON before "vectors", once it is all in
     this.tail = [];
     this.seen = 0; // why: bytes before the latest chunk, while the vectors' key is not yet found
     this.carry = new Uint8Array(0); // why: the key may straddle two chunks
     this.failed = false;
     this.done = false;
-    this.flat = new Int32Array(Math.max(1024, (size || 0) >> 1));
-    this.n = 0;
-    this.starts = [];
+    this.whole = null; // why: the packed index, once the bytes read hold all of it
     this.depth = 0;
     this.num = 0;
     this.digits = 0;
-    this.whole = null; // why: the packed index, once the bytes read hold all of it
-    this.at = 0; // why: the place of the next number in its vector, its term count, their sum
-    this.terms = 0;
+    this.v = 0; // why: the vector being read, its field and ref,
+    this.field = -1;
+    this.ref = 0;
+    this.at = 0; // the place of the next number in it, its term count, their running sum,
+    this.terms = 0; // where it starts in flat, and the place of a count being read
     this.sum = 0;
+    this.base = 0;
+    this.place = 0;
+    this.n = 0;
   }
 
   IndexReader.prototype.push = function (bytes) {
     this.chunks.push(bytes);
     if (this.failed) { return; }
     try {
-      if (!this.head && !(bytes = this.afterKey(bytes))) { return; }
+      if (!this.header && !(bytes = this.afterKey(bytes))) { return; }
       if (this.done) { this.tail.push(bytes); return; }
       var end = this.scan(bytes, 0);
       if (end >= 0) { this.tail.push(bytes.subarray(end)); }
@@ -45,7 +49,7 @@
   };
 
   /** Looks for the vectors' key where the latest chunk (`bytes`) ends the bytes so far; once it
-      is found, keeps all before it as the head and gives the chunk's bytes after it. */
+      is found, reads the header before it and gives the chunk's bytes after it. */
   IndexReader.prototype.afterKey = function (bytes) {
     // why: only the chunk and the few bytes before it are searched, so the head is read once
     var window = this.carry.length ? concat([this.carry, bytes]) : bytes;
@@ -55,15 +59,36 @@
       this.seen += bytes.length;
       return null;
     }
-    this.head = concat(this.chunks).subarray(0, this.seen - this.carry.length + at);
+    var head = decode(concat(this.chunks).subarray(0, this.seen - this.carry.length + at));
+    this.begin(JSON.parse(head.replace(/,\s*$/, "") + "}"));
     return bytes.subarray(at + VECTORS_KEY.length - this.carry.length);
   };
 
-  /** Reads vector numbers from bytes[from...]; where the vectors end, or -1 if they go on. A
-      vector's term deltas are summed into term numbers as they are read. */
+  /** Makes the table for the vectors that `header` (the index but its vectors) announces. */
+  IndexReader.prototype.begin = function (header) {
+    var width = Array.isArray(header.fields) ? header.fields.length : 0;
+    var count = header.documents * width;
+    if (!width || !Array.isArray(header.terms) || !(count >= 0 && count < 1 << 26)) { throw new Error("not a packed index"); }
+    this.header = header;
+    this.width = width;
+    this.count = count;
+    // why: a vector takes 3 + 2n numbers, written in about 2n + 2 bytes; grown if short
+    this.flat = new Int32Array(Math.max(1024, (this.size >> 1) + (this.size >> 3)));
+    this.starts = new Int32Array(count + 1);
+    this.lengths = new Int32Array(count);
+    this.termVectors = new Int32Array(header.terms.length);
+    this.totals = header.fields.map(function () { return 0; });
+  };
+
+  /** Reads vector numbers from bytes[from...]; where the vectors end, or -1 if they go on. Each
+      vector [n, n term deltas, (place, count) of counts above 1] goes into the table as
+      [field, ref, n, n term numbers, n counts]: the deltas summed, every count 1 unless listed,
+      its field and ref from its place among the vectors (field after field, ref after ref). */
   IndexReader.prototype.scan = function (bytes, from) {
-    var flat = this.flat, n = this.n, depth = this.depth, num = this.num, digits = this.digits;
-    var at = this.at, terms = this.terms, sum = this.sum, length = bytes.length, i = from, c = 0;
+    var flat = this.flat, lengths = this.lengths, termVectors = this.termVectors, termCount = termVectors.length;
+    var n = this.n, depth = this.depth, num = this.num, digits = this.digits, v = this.v;
+    var at = this.at, terms = this.terms, sum = this.sum, base = this.base, place = this.place;
+    var length = bytes.length, i = from, c = 0;
     while (i < length) {
       c = bytes[i];
       if (c >= 48 && c <= 57) {
@@ -74,26 +99,56 @@
       i++;
       if (digits) {
         if (digits > 9 || depth !== 2) { throw new Error("not a vector's number"); }
-        if (n === flat.length) { flat = grow(flat); }
-        // why: [field, ref, n, n term deltas, n counts] is kept with the deltas summed
-        if (at === 2) { terms = num; sum = 0; } else if (at > 2 && at - 3 < terms) { num = sum += num; }
-        flat[n++] = num; num = 0; digits = 0; at++;
+        if (at === 0) {
+          if (num > termCount) { throw new Error("more terms than the index has"); }
+          terms = num; sum = 0; base = n; n += 3 + 2 * terms;
+          while (n > flat.length) { flat = grow(flat); }
+          flat[base] = this.field; flat[base + 1] = this.ref; flat[base + 2] = terms;
+          flat.fill(1, base + 3 + terms, n);
+          lengths[v] = terms;
+        } else if (at <= terms) {
+          sum += num;
+          if (sum >= termCount || (num === 0 && at > 1)) { throw new Error("not a term, or twice"); }
+          flat[base + 2 + at] = sum;
+          termVectors[sum]++;
+        } else if ((at - terms) % 2 === 1) {
+          if (num >= terms) { throw new Error("no such place"); }
+          place = num;
+        } else {
+          flat[base + 3 + terms + place] = num;
+          lengths[v] += num - 1;
+        }
+        num = 0; digits = 0; at++;
       }
       if (c === 44 || c === 32 || c === 10 || c === 13 || c === 9) { continue; }
       if (c === 91) {
-        if (depth === 1) { this.starts.push(n); at = 0; } else if (depth !== 0) { throw new Error("nested"); }
+        if (depth === 1) {
+          if (v >= this.count) { throw new Error("more vectors than fields of documents"); }
+          this.starts[v] = n; at = 0;
+          if (++this.field === this.width) { this.field = 0; this.ref++; }
+        } else if (depth !== 0) { throw new Error("nested"); }
         depth++;
         continue;
       }
       if (c === 93) {
-        if (--depth === 0) { this.done = true; break; }
+        if (depth === 2) {
+          if (at === 0 || at < terms + 1 || (at - terms) % 2 === 0) { throw new Error("short vector"); }
+          // why: sums of integer counts are exact, so adding per vector gives lunr.py's totals
+          this.totals[this.field] += lengths[v];
+          v++;
+        }
+        if (--depth === 0) {
+          if (v !== this.count) { throw new Error("fewer vectors than fields of documents"); }
+          this.done = true;
+          break;
+        }
         if (depth < 0) { throw new Error("unbalanced"); }
         continue;
       }
       throw new Error("unexpected byte " + c);
     }
-    this.flat = flat; this.n = n; this.depth = depth; this.num = num; this.digits = digits;
-    this.at = at; this.terms = terms; this.sum = sum;
+    this.flat = flat; this.n = n; this.depth = depth; this.num = num; this.digits = digits; this.v = v;
+    this.at = at; this.terms = terms; this.sum = sum; this.base = base; this.place = place;
     return this.done ? i : -1;
   };
 
@@ -114,12 +169,14 @@
   IndexReader.prototype.read = function () {
     if (this.failed || !this.done) { return null; }
     try {
-      var packed = JSON.parse(decode(this.head) + VECTORS_KEY + "[]" + decode(concat(this.tail)));
-      if (Array.isArray(packed.vectors) && !packed.vectors.length) {
-        // why: search-index.js checks the format, and reads the flat table in place of the arrays
-        packed.vectors = { flat: this.flat.subarray(0, this.n), starts: this.starts, absolute: true };
-        return packed;
-      }
+      var rest = JSON.parse("{" + VECTORS_KEY + "[]" + decode(concat(this.tail)));
+      var packed = this.header;
+      Object.keys(rest).forEach(function (key) { packed[key] = rest[key]; });
+      this.starts[this.count] = this.n;
+      // why: search-index.js reads the table, already checked and summed, in place of the arrays
+      packed.vectors = { flat: this.flat.subarray(0, this.n), starts: this.starts, count: this.count,
+        sums: { lengths: this.lengths, termVectors: this.termVectors, totals: this.totals } };
+      return packed;
     } catch (e) { /* not complete, or not the expected layout: parsed as plain JSON at the end */ }
     return null;
   };

@@ -47,5 +47,15 @@ function response(sizes, withLength) {
   const fallback = parseIndex(odd.buffer.slice(odd.byteOffset, odd.byteOffset + odd.length));
   assert.ok(Array.isArray(fallback.vectors));
   assert.deepStrictEqual(unpackIndex(fallback), raw);
+  // A count at a place the vector does not have, or a vector missing, is refused, read either way.
+  for (const [change, message] of [[(p) => { p.vectors[0] = [1, 0, 1, 2]; }, /malformed vector 0/],
+    [(p) => { p.vectors.pop(); }, /vectors for/]]) {
+    const bad = JSON.parse(text);
+    change(bad);
+    assert.throws(() => unpackIndex(bad), message);
+    const badBytes = Buffer.from(JSON.stringify(bad));
+    assert.throws(() => unpackIndex(parseIndex(badBytes.buffer.slice(badBytes.byteOffset,
+      badBytes.byteOffset + badBytes.length))), message);
+  }
   console.log("unpacked index equals lunr.py's");
 })().catch((error) => { console.error(error); process.exit(1); });
