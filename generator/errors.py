@@ -30,12 +30,12 @@ class BuildFailed(Exception):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
-def display_path(path: Path) -> str:
+def display_path(path: Path | str) -> str:
     """The path as the curator would type it: relative to the working directory if inside it."""
     folder, name = os.path.split(path)
     relative = _relative_folder(folder, os.getcwd())
     if relative is None:
-        return path.as_posix()
+        return Path(path).as_posix()
     return name if relative == "." else f"{relative}/{name}"
 
 

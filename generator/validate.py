@@ -65,7 +65,7 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
     notes_html = notes_to_html(doc.body)
     abstract_html, abstract_text = render_abstract(abstract)
     paper = Paper(
-        slug=doc.slug, source=doc.path,
+        slug=doc.slug, source=str(doc.path),
         title=fields.text("title", required=True),
         authors=fields.text_list("authors", required=True),
         date=_date(fields),

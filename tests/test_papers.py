@@ -1,3 +1,4 @@
+import gc
 import pickle
 import shutil
 from pathlib import Path
@@ -151,6 +152,15 @@ def test_a_resident_cache_keeps_papers_in_memory_for_the_next_load(tmp_path, mon
     shutil.rmtree(tmp_path / "cache", ignore_errors=True)
     load_papers(content, tmp_path / "cache")  # not resident: read from disk or checked
     assert len(checked) == 3
+
+
+def test_a_build_leaves_nothing_frozen_out_of_garbage_collection(tmp_path):
+    # why: a build freezes what it has loaded, for speed; a preview server builds again and
+    # again in one process and must still collect what earlier builds left
+    gc.unfreeze()
+    build(BuildOptions(content=content_with(tmp_path), out=tmp_path / "site", project=REPO,
+                       cache=tmp_path / "cache"))
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_resident_cache_reads_the_bundle_once(tmp_path, monkeypatch):
