@@ -7,8 +7,10 @@ temporary folder and checked with a small build (retried after a minute while it
 others may be editing it), so every measurement builds the same code. For each size a seeded
 digest is generated (bench/synthetic.py) and each round runs, as subprocesses:
 
-- ours, three builds: cold (empty output, empty cache folder), no-op (the same content again,
-  warm cache and output) and one-edit (one paper's title changed);
+- ours, four builds: cold (empty output, empty cache folder), no-op (the same content again,
+  warm cache and output), one-edit (one paper's title changed) and next-edit (that title
+  changed again: the first edit after a cold build stages the whole site anew, later ones
+  bring the site kept before last up to date, see generator/staging.py);
 - with --compare, Hugo (Debian's 0.111.x) and Pelican 4.12 (bench/.venv-pelican), cold builds of
   the same papers (bench/compare_tools.py), alternating with ours round by round.
 
@@ -49,7 +51,7 @@ STAGE = re.compile(r"^  (\w+)\s+(.*?)\s+([\d.]+) ms$", re.M)
 WRITE = re.compile(r"(\d+) written, (\d+) unchanged")
 BUILT = re.compile(r"^Built (\d+) files \(([\d,]+) bytes\)", re.M)
 EDITED = "paper-000000.md"
-KINDS = ("cold", "no-op", "one-edit")
+KINDS = ("cold", "no-op", "one-edit", "next-edit")
 
 
 @dataclass
@@ -149,7 +151,7 @@ def edit_title(content: Path) -> str:
 
 
 def our_round(project: Path, content: Path, work: Path) -> dict[str, dict]:
-    """Cold, no-op and one-edit builds in fresh output and cache folders."""
+    """Cold, no-op, one-edit and next-edit builds in fresh output and cache folders."""
     out, cache, log = work / "ours-site", work / "ours-cache", work / "ours.log"
     results = {"cold": our_build(project, content, out, cache, log)}
     results["cold"].update(zip(("index_raw", "index_gz"), index_sizes(out)))
@@ -157,6 +159,8 @@ def our_round(project: Path, content: Path, work: Path) -> dict[str, dict]:
     original = edit_title(content)
     try:
         results["one-edit"] = our_build(project, content, out, cache, log)
+        edit_title(content)
+        results["next-edit"] = our_build(project, content, out, cache, log)
     finally:
         (content / "papers" / EDITED).write_text(original, encoding="utf-8")
     shutil.rmtree(out)
