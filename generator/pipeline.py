@@ -82,7 +82,8 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     with collections_paused():
         checked = load_papers(options.content, options.cache, options.workers, options.resident,
                               scan.hashes)
-        gc.freeze()  # why: see rare_collections; frozen before a collection walks it all
+        if not options.resident:
+            gc.freeze()  # why: see rare_collections; frozen before a collection walks it all
     papers = [p for p in checked if options.drafts or not p.draft]
     entries = KeptValues(kept_file(record, "bibtex") if record else None)
     site = build_site(papers, config, updated_time(papers), entries)
@@ -121,9 +122,10 @@ def rare_collections() -> Iterator[None]:
     A build makes millions of small objects and almost no cycles, and every collection walks
     all the papers in memory: at 10,000 papers the collector took up to half the time of the
     index stage. As mypy does, let the young generation grow large before collecting. And once
-    the papers are loaded, the build freezes what is alive (gc.freeze), all of which lasts until
-    it ends: walking it still took ~0.3 s of a one-edit rebuild. It is unfrozen at the end, so
-    that a preview server can collect it once it is garbage."""
+    the papers are loaded, a build freezes what is alive (gc.freeze), all of which lasts until
+    it ends: walking it still took ~0.3 s of a one-edit rebuild. It is unfrozen at the end. Not
+    in the preview server, though: freezing also holds the garbage of the build before, which
+    unfrozen only a full collection, rare, would then clear; the server grew with every build."""
     before = gc.get_threshold()
     gc.set_threshold(200_000, 50, 100)
     try:

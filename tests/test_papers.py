@@ -1,6 +1,7 @@
 import gc
 import pickle
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,18 @@ def test_a_build_leaves_nothing_frozen_out_of_garbage_collection(tmp_path):
     build(BuildOptions(content=content_with(tmp_path), out=tmp_path / "site", project=REPO,
                        cache=tmp_path / "cache"))
     assert gc.get_freeze_count() == 0
+
+
+def test_a_preview_server_build_freezes_nothing(tmp_path, monkeypatch):
+    # why: frozen, the garbage of the build before would wait for a rare full collection
+    frozen = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    options = BuildOptions(content=content_with(tmp_path), out=tmp_path / "site", project=REPO,
+                           cache=tmp_path / "cache")
+    build(replace(options, resident=True))
+    assert frozen == []
+    build(replace(options, out=tmp_path / "other"))  # why: another site, so not a no-op
+    assert frozen == [True]
 
 
 def test_a_resident_cache_reads_the_bundle_once(tmp_path, monkeypatch):
