@@ -137,12 +137,20 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
 
 
 def _row(vector: list[int]) -> tuple[list[int], list[int]]:
-    """A vector's term numbers and their counts."""
+    """A vector's term numbers and their counts; ValueError unless it is as pack() writes it
+    (the JavaScript readers refuse the same)."""
     size, rest = vector[0], vector[1:]
+    listed = rest[size:]
+    if size < 0 or len(rest) < size or len(listed) % 2 or any(d < 1 for d in rest[1:size]) \
+            or (size and rest[0] < 0):
+        raise ValueError(f"malformed vector {vector}")
     terms = list(itertools.accumulate(rest[:size]))
     counts = [1] * size
-    listed = rest[size:]
-    for place, count in zip(listed[::2], listed[1::2]):
+    places = listed[::2]
+    if places != sorted(set(places)) or any(not 0 <= p < size for p in places) \
+            or any(c < 2 for c in listed[1::2]):
+        raise ValueError(f"malformed vector {vector}")
+    for place, count in zip(places, listed[1::2]):
         counts[place] = count
     return terms, counts
 

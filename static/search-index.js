@@ -27,28 +27,49 @@
   }
 
   /** The packed vectors as one table: search-read.js's, or made from JSON.parse's arrays
-      ([n, n term-number deltas, (place, count) of counts above 1] each). */
+      ([n, n term-number deltas, (place, count) of counts above 1] each), held to what
+      search-read.js accepts. */
   function table(packed) {
     var vectors = packed.vectors;
-    if (!Array.isArray(vectors)) { return vectors; }
+    if (!Array.isArray(vectors)) {
+      if (vectors && vectors.sums) { return vectors; }
+      throw new Error("no vectors");
+    }
     var width = packed.fields.length, size = 0, starts = [];
-    vectors.forEach(function (v) { size += 3 + 2 * v[0]; });
+    vectors.forEach(function (v, at) {
+      if (!Array.isArray(v) || !whole(v[0])) { throw new Error("malformed vector " + at); }
+      size += 3 + 2 * v[0];
+    });
     var flat = new Int32Array(size), n = 0;
     vectors.forEach(function (vector, v) {
-      var terms = vector[0], term = 0, i;
+      var terms = vector[0], term = -1, place = -1, i;
       if (vector.length < 1 + terms || (vector.length - 1 - terms) % 2) { throw new Error("malformed vector " + v); }
       starts.push(n);
       flat[n] = v % width; flat[n + 1] = v / width | 0; flat[n + 2] = terms;
-      for (i = 0; i < terms; i++) { flat[n + 3 + i] = term += vector[1 + i]; flat[n + 3 + terms + i] = 1; }
+      for (i = 0; i < terms; i++) {
+        var delta = vector[1 + i];
+        // why: term numbers ascend from 0, each once in a vector
+        if (!whole(delta) || (i > 0 && delta === 0)) { throw new Error("malformed vector " + v); }
+        term = i === 0 ? delta : term + delta;
+        flat[n + 3 + i] = term; flat[n + 3 + terms + i] = 1;
+      }
       if (terms && !(term < packed.terms.length)) { throw new Error("malformed vector " + v); }
       for (i = 1 + terms; i < vector.length; i += 2) {
-        if (!(vector[i] >= 0 && vector[i] < terms)) { throw new Error("malformed vector " + v); }
-        flat[n + 3 + terms + vector[i]] = vector[i + 1];
+        if (!whole(vector[i]) || vector[i] <= place || vector[i] >= terms || !whole(vector[i + 1]) || vector[i + 1] < 2) {
+          throw new Error("malformed vector " + v);
+        }
+        place = vector[i];
+        flat[n + 3 + terms + place] = vector[i + 1];
       }
       n += 3 + 2 * terms;
     });
-    return (packed.vectors = checked(packed, { flat: flat, starts: starts }));
+    var t = checked(packed, { flat: flat, starts: starts });
+    t.sums = sums(packed, t);
+    return (packed.vectors = t);
   }
+
+  /** Whether `x` is a whole number an Int32Array holds, as the build writes them. */
+  function whole(x) { return typeof x === "number" && x >= 0 && x <= 0x7fffffff && x % 1 === 0; }
 
   /** Each vector's length, each term's number of vectors, each field's total length. */
   function sums(packed, t) {
@@ -68,7 +89,7 @@
       term's idf and each field's average length. */
   function derive(packed) {
     var t = table(packed), flat = t.flat, starts = t.starts, count = t.count;
-    var termCount = packed.terms.length, summed = t.sums || sums(packed, t);
+    var termCount = packed.terms.length, summed = t.sums;
     var counts = summed.termVectors, totals = summed.totals, v, i, n, o, term;
     var postingStarts = new Int32Array(termCount + 1);
     for (term = 0; term < termCount; term++) { postingStarts[term + 1] = postingStarts[term] + counts[term]; }

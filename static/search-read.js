@@ -106,15 +106,17 @@
           flat[base] = this.field; flat[base + 1] = this.ref; flat[base + 2] = terms;
           flat.fill(1, base + 3 + terms, n);
           lengths[v] = terms;
+          place = -1;
         } else if (at <= terms) {
           sum += num;
           if (sum >= termCount || (num === 0 && at > 1)) { throw new Error("not a term, or twice"); }
           flat[base + 2 + at] = sum;
           termVectors[sum]++;
         } else if ((at - terms) % 2 === 1) {
-          if (num >= terms) { throw new Error("no such place"); }
+          if (num >= terms || num <= place) { throw new Error("no such place, or out of order"); }
           place = num;
         } else {
+          if (num < 2) { throw new Error("a count of 1 or less listed"); }
           flat[base + 3 + terms + place] = num;
           lengths[v] += num - 1;
         }

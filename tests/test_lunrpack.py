@@ -62,3 +62,14 @@ def test_unpack_refuses_vectors_that_do_not_match_the_documents():
     packed["vectors"].pop()
     with pytest.raises(ValueError, match="vectors for 12 documents"):
         unpack(packed)
+
+
+@pytest.mark.parametrize("vector", [[2, 3], [2, 3, 1, 0], [2, 3, 0], [2, 3, 1, 2, 5],
+                                    [2, 3, 1, 1, 5, 1, 3], [2, 3, 1, 1, 5, 0, 3], [2, 3, 1, 0, 1]],
+                         ids=["short", "half a pair", "a term twice", "no such place",
+                              "a place twice", "places out of order", "a count of 1 listed"])
+def test_unpack_refuses_a_vector_pack_would_not_write(vector):
+    packed = pack(build_index(sample_papers()))
+    packed["vectors"][1] = vector  # why: the first paper's authors
+    with pytest.raises(ValueError, match="malformed vector"):
+        unpack(packed)

@@ -47,9 +47,11 @@ function response(sizes, withLength) {
   const fallback = parseIndex(odd.buffer.slice(odd.byteOffset, odd.byteOffset + odd.length));
   assert.ok(Array.isArray(fallback.vectors));
   assert.deepStrictEqual(unpackIndex(fallback), raw);
-  // A count at a place the vector does not have, or a vector missing, is refused, read either way.
-  for (const [change, message] of [[(p) => { p.vectors[0] = [1, 0, 1, 2]; }, /malformed vector 0/],
-    [(p) => { p.vectors.pop(); }, /vectors for/]]) {
+  // A vector the build would not write, or a vector missing, is refused, read either way.
+  const malformed = [[2, 3], [2, 3, 1, 0], [2, 3, 0], [2, -1, 4], [2, 3, 1, 2, 5], [2, 3, 1, 1, 5, 1, 3],
+    [2, 3, 1, 1, 5, 0, 3], [2, 3, 1, 0, 1], [2, 3, 1, 0, "x"], [2, 3, 1.5]];
+  for (const [change, message] of [...malformed.map((v) => [(p) => { p.vectors[1] = v; }, /malformed vector 1/]),
+    [(p) => { p.vectors.pop(); }, /vectors for/], [(p) => { p.vectors = {}; }, /no vectors/]]) {
     const bad = JSON.parse(text);
     change(bad);
     assert.throws(() => unpackIndex(bad), message);
