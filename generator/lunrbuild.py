@@ -166,8 +166,10 @@ def build_from_ids(documents: list[Document], term_ids: TermIds, fields: list[st
     ids = _int32s(document[1] for document in documents)
     counts = _int32s(document[2] for document in documents).astype(np.int64)
     # lunr numbers terms as it first meets them, by ref, field and place in the field
-    present, first = np.unique(ids, return_index=True)  # why: first: the first place
-    met = present[np.argsort(first)]
+    first = np.full(len(term_ids.terms), len(ids), np.int64)
+    np.minimum.at(first, ids, np.arange(len(ids)))  # why: each id's first place, without a sort
+    present = np.flatnonzero(first < len(ids))
+    met = present[np.argsort(first[present])]
     term_ids.in_use = len(met)
     numbering = np.zeros(len(term_ids.terms), np.int64)
     numbering[met] = np.arange(len(met))
