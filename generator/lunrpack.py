@@ -11,12 +11,15 @@ with `lunr.lunr(...).serialize()`.
 
     {"format": FORMAT, "version", "fields", "boosts", "bm25": [k1, b], "documents", "pipeline",
      "terms":   [term, ...]                                     # in lunr's _index order
-     "vectors": [[n, term-number delta x n, (place, count) x k], ...]}
+     "vectors": ["<n, term-number delta x n, (place, count) x k>", ...]}
 
 There is a vector for every field of every document, by ref, then field, so vector v is field
 v % len(fields) of ref v // len(fields), and neither is written. A count is 1 unless listed
-after the deltas, by its term's place in the vector: 95% of counts are 1, and writing them all
-made the file a third larger, which the reader's browser then had to read through.
+after the deltas, by its term's place in the vector: 95% of counts are 1. A vector's numbers
+are written as one string, each number in base 32, most significant digit first: its last
+digit from FINAL_DIGITS, any before it from MORE_DIGITS, so it needs no separator. That is
+half the bytes of decimal numbers and commas, which the reader's browser reads through
+before search is ready.
 """
 
 from __future__ import annotations
@@ -31,16 +34,52 @@ import numpy as np
 
 from .lunrbuild import SEARCH_PIPELINE, VERSION, BuiltIndex
 
-FORMAT = "digest-lunr/3"
+FORMAT = "digest-lunr/4"
 K1, B = 1.2, 0.75  # lunr's Builder defaults
+FINAL, MORE = 0x23, 0x5D
+"""The first of the 32 characters that end a number ("#" to "B") and of those that go before
+its last digit ("]" to "|"): none of them is escaped in JSON."""
+LIMIT = 2 ** 31  # why: the reader keeps the numbers in an Int32Array
 
 
 def pack(index: BuiltIndex) -> dict[str, Any]:
     """The packed form of an index built by generator.lunrbuild."""
-    vectors = [[len(terms), *map(sub, terms, [0, *terms]),
-                *[x for place, count in enumerate(counts) if count != 1 for x in (place, count)]]
+    vectors = [number_text([len(terms), *map(sub, terms, [0, *terms]),
+                            *[x for place, count in enumerate(counts) if count != 1
+                              for x in (place, count)]])
                for _, _, terms, counts in index.vectors()]
     return {**_header(index), "vectors": vectors}
+
+
+def number_text(numbers: list[int]) -> str:
+    """Whole numbers written as a vector's string holds them."""
+    text = []
+    for number in numbers:
+        if not 0 <= number < LIMIT:
+            raise ValueError(f"{number} is not a number a vector holds")
+        digits = [chr(FINAL + number % 32)]
+        while number >= 32:
+            number //= 32
+            digits.append(chr(MORE + number % 32))
+        text.extend(reversed(digits))
+    return "".join(text)
+
+
+def text_numbers(text: str) -> list[int]:
+    """The numbers of a vector's string; ValueError unless number_text() would write it."""
+    numbers, value, started = [], 0, False
+    for character in text:
+        code = ord(character)
+        if FINAL <= code < FINAL + 32:
+            numbers.append(value * 32 + code - FINAL)
+            value, started = 0, False
+        elif MORE <= code < MORE + 32 and (started or code > MORE):  # why: no leading zero
+            value, started = value * 32 + code - MORE, True
+        else:
+            raise ValueError(f"{text!r} is not a vector's numbers")
+    if started:
+        raise ValueError(f"{text!r} ends within a number")
+    return numbers
 
 
 def packed_json(index: BuiltIndex) -> bytes:
@@ -61,8 +100,8 @@ def _header(index: BuiltIndex) -> dict[str, Any]:
 
 
 def _vectors_json(index: BuiltIndex) -> str:
-    """The vectors as pack() writes them, [n, n term-number deltas, (place, count) for each
-    count above 1] each, every number as JSON writes an int."""
+    """The vectors as pack() writes them, one string each of [n, n term-number deltas, (place,
+    count) for each count above 1]."""
     lengths = index.lengths
     vectors = len(lengths)
     if not vectors:
@@ -83,26 +122,32 @@ def _vectors_json(index: BuiltIndex) -> str:
     at = places[vector_of[above]] + 1 + lengths[vector_of[above]] + 2 * rank
     numbers[at] = within[above]
     numbers[at + 1] = index.counts[above]
-    # each number as text, followed by "," or, closing its vector, by "],["
-    closing = np.zeros(len(numbers), bool)
-    closing[places + sizes - 1] = True
-    top = int(numbers.max()) + 1
-    followed = (np.array([f"{k}," for k in range(top)], object),
-                np.array([f"{k}],[" for k in range(top)], object))
-    text = "".join(_as_text(numbers[block:block + _BLOCK], closing[block:block + _BLOCK], followed)
-                   for block in range(0, len(numbers), _BLOCK))
-    return "[[" + text[:-2] + "]"
+    return _as_strings(numbers, np.repeat(np.arange(vectors), sizes), vectors)
 
 
-_BLOCK = 250_000
-"""Numbers made text at a time: each is an object reference while it is made (all 2.5 million
-at 10,000 papers would be ~60 MB)."""
-
-
-def _as_text(numbers: np.ndarray, closing: np.ndarray,
-             followed: tuple[np.ndarray, np.ndarray]) -> str:
-    comma, close = followed
-    return "".join(np.where(closing, close[numbers], comma[numbers]).tolist())
+def _as_strings(numbers: np.ndarray, vector_of: np.ndarray, vectors: int) -> str:
+    """The JSON list of the vectors' strings, each number in number_text()'s digits."""
+    digits = np.ones(len(numbers), np.int64)  # why: how many each number takes
+    for power in range(1, 7):
+        digits += numbers >= 32 ** power
+    if numbers.max() >= LIMIT:
+        raise ValueError(f"{numbers.max()} is not a number a vector holds")
+    before = np.cumsum(digits) - digits  # why: digits of the numbers before, in all vectors
+    text_sizes = np.bincount(vector_of, weights=digits, minlength=vectors).astype(np.int64)
+    text_starts = np.cumsum(text_sizes) - text_sizes
+    out = np.empty(3 * vectors + int(digits.sum()) + 1, np.uint8)
+    out[0], out[-1] = ord("["), ord("]")
+    # ["<vector 0>","<vector 1>",...]: 3 characters around each vector's digits
+    opening = 1 + 3 * np.arange(vectors) + text_starts
+    out[opening] = ord('"')
+    out[opening + 1 + text_sizes] = ord('"')
+    out[(opening + 2 + text_sizes)[:-1]] = ord(",")
+    last = 2 + 3 * vector_of + before + digits - 1  # why: where each number's last digit goes
+    for power in range(7):
+        has = digits > power
+        value = (numbers[has] >> (5 * power)) & 31
+        out[last[has] - power] = value + (FINAL if power == 0 else MORE)
+    return out.tobytes().decode("ascii")
 
 
 def unpack(packed: dict[str, Any]) -> dict[str, Any]:
@@ -136,20 +181,22 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
             "invertedIndex": inverted, "pipeline": packed["pipeline"]}
 
 
-def _row(vector: list[int]) -> tuple[list[int], list[int]]:
+def _row(vector: str) -> tuple[list[int], list[int]]:
     """A vector's term numbers and their counts; ValueError unless it is as pack() writes it
     (the JavaScript readers refuse the same)."""
-    size, rest = vector[0], vector[1:]
+    numbers = text_numbers(vector) if isinstance(vector, str) else []
+    if not numbers:
+        raise ValueError(f"malformed vector {vector!r}")
+    size, rest = numbers[0], numbers[1:]
     listed = rest[size:]
-    if size < 0 or len(rest) < size or len(listed) % 2 or any(d < 1 for d in rest[1:size]) \
-            or (size and rest[0] < 0):
-        raise ValueError(f"malformed vector {vector}")
+    if len(rest) < size or len(listed) % 2 or any(d < 1 for d in rest[1:size]):
+        raise ValueError(f"malformed vector {vector!r}")
     terms = list(itertools.accumulate(rest[:size]))
     counts = [1] * size
     places = listed[::2]
     if places != sorted(set(places)) or any(not 0 <= p < size for p in places) \
             or any(c < 2 for c in listed[1::2]):
-        raise ValueError(f"malformed vector {vector}")
+        raise ValueError(f"malformed vector {vector!r}")
     for place, count in zip(places, listed[1::2]):
         counts[place] = count
     return terms, counts

@@ -7,7 +7,7 @@
    static/search-answer.js loaded, that index answers queries from the packed table itself. */
 (function (root) {
   "use strict";
-  var FORMAT = "digest-lunr/3";
+  var FORMAT = "digest-lunr/4";
 
   /** The vectors as one table: each [field, ref, n, n term numbers, n counts] in `flat`, from
       `starts`; one for every field of every document, by ref, then field. */
@@ -26,19 +26,20 @@
     return { flat: flat, starts: starts, count: count };
   }
 
-  /** The packed vectors as one table: search-read.js's, or made from JSON.parse's arrays
-      ([n, n term-number deltas, (place, count) of counts above 1] each), held to what
-      search-read.js accepts. */
+  /** The packed vectors as one table: search-read.js's, or made from JSON.parse's strings
+      (the numbers [n, n term-number deltas, (place, count) of counts above 1] each), held to
+      what search-read.js accepts. */
   function table(packed) {
-    var vectors = packed.vectors;
-    if (!Array.isArray(vectors)) {
-      if (vectors && vectors.sums) { return vectors; }
+    if (!Array.isArray(packed.vectors)) {
+      if (packed.vectors && packed.vectors.sums) { return packed.vectors; }
       throw new Error("no vectors");
     }
     var width = packed.fields.length, size = 0, starts = [];
-    vectors.forEach(function (v, at) {
-      if (!Array.isArray(v) || !whole(v[0])) { throw new Error("malformed vector " + at); }
+    var vectors = packed.vectors.map(function (text, at) {
+      var v = typeof text === "string" ? numbersOf(text) : null;
+      if (!v || !v.length || !whole(v[0])) { throw new Error("malformed vector " + at); }
       size += 3 + 2 * v[0];
+      return v;
     });
     var flat = new Int32Array(size), n = 0;
     vectors.forEach(function (vector, v) {
@@ -66,6 +67,24 @@
     var t = checked(packed, { flat: flat, starts: starts });
     t.sums = sums(packed, t);
     return (packed.vectors = t);
+  }
+
+  /** The numbers of a vector's string (see generator/lunrpack.py), or null if the build would
+      not write it. */
+  function numbersOf(text) {
+    var numbers = [], value = 0, digits = 0;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c >= 0x23 && c < 0x23 + 32) {
+        numbers.push(value * 32 + c - 0x23);
+        value = 0; digits = 0;
+      } else if (c >= 0x5D && c < 0x5D + 32 && (digits || c > 0x5D) && digits < 6) {
+        value = value * 32 + c - 0x5D; digits++;
+      } else {
+        return null;
+      }
+    }
+    return digits ? null : numbers;
   }
 
   /** Whether `x` is a whole number an Int32Array holds, as the build writes them. */

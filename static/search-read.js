@@ -1,6 +1,6 @@
 /* Reads the search index the build writes (generator/lunrpack.py) from the bytes of its JSON
    file, as they arrive. The vectors, nine tenths of the file, go straight into one Int32Array
-   (the table search-index.js reads) instead of 50,000 arrays made by JSON.parse, and what
+   (the table search-index.js reads) instead of 50,000 strings made by JSON.parse, and what
    search-index.js would otherwise sum over them in a pass of its own (each vector's length,
    each term's number of vectors, each field's total length) is summed as they are read, while
    the rest of the file is still downloading. Anything not laid out as expected is read by
@@ -8,6 +8,10 @@
 (function (root) {
   "use strict";
   var VECTORS_KEY = "\"vectors\":";
+  // why: the digits of a vector's numbers, as generator/lunrpack.py writes them: 32 that end a
+  // number ("#" to "B") and 32 that go before its last digit ("]" to "|")
+  var FINAL = 0x23, MORE = 0x5D;
+  var MAX_COUNT = 0x7fffffff;
 
   /** Reads the packed index from the bytes of its JSON file as they arrive (push, until
       closed() or the last bytes, then finish). `size`, if known, is the file's length. */
@@ -80,72 +84,74 @@
     this.totals = header.fields.map(function () { return 0; });
   };
 
-  /** Reads vector numbers from bytes[from...]; where the vectors end, or -1 if they go on. Each
-      vector [n, n term deltas, (place, count) of counts above 1] goes into the table as
-      [field, ref, n, n term numbers, n counts]: the deltas summed, every count 1 unless listed,
-      its field and ref from its place among the vectors (field after field, ref after ref). */
+  /** Reads vectors from bytes[from...]; where the vectors end, or -1 if they go on. Each
+      vector, a string of numbers [n, n term deltas, (place, count) of counts above 1] in
+      generator/lunrpack.py's digits, goes into the table as [field, ref, n, n term numbers,
+      n counts]: the deltas summed, every count 1 unless listed, its field and ref from its
+      place among the vectors (field after field, ref after ref). */
   IndexReader.prototype.scan = function (bytes, from) {
     var flat = this.flat, lengths = this.lengths, termVectors = this.termVectors, termCount = termVectors.length;
     var n = this.n, depth = this.depth, num = this.num, digits = this.digits, v = this.v;
     var at = this.at, terms = this.terms, sum = this.sum, base = this.base, place = this.place;
     var length = bytes.length, i = from, c = 0;
     while (i < length) {
-      c = bytes[i];
-      if (c >= 48 && c <= 57) {
-        // why: a whole run of digits in one tight loop; most numbers here are one digit long
-        do { num = num * 10 + (c - 48); digits++; } while (++i < length && (c = bytes[i]) >= 48 && c <= 57);
-        if (i === length) { break; } // why: the number may go on in the next chunk
-      }
-      i++;
-      if (digits) {
-        if (digits > 9 || depth !== 2) { throw new Error("not a vector's number"); }
-        if (at === 0) {
-          if (num > termCount) { throw new Error("more terms than the index has"); }
-          terms = num; sum = 0; base = n; n += 3 + 2 * terms;
-          while (n > flat.length) { flat = grow(flat); }
-          flat[base] = this.field; flat[base + 1] = this.ref; flat[base + 2] = terms;
-          flat.fill(1, base + 3 + terms, n);
-          lengths[v] = terms;
-          place = -1;
-        } else if (at <= terms) {
-          sum += num;
-          if (sum >= termCount || (num === 0 && at > 1)) { throw new Error("not a term, or twice"); }
-          flat[base + 2 + at] = sum;
-          termVectors[sum]++;
-        } else if ((at - terms) % 2 === 1) {
-          if (num >= terms || num <= place) { throw new Error("no such place, or out of order"); }
-          place = num;
-        } else {
-          if (num < 2) { throw new Error("a count of 1 or less listed"); }
-          flat[base + 3 + terms + place] = num;
-          lengths[v] += num - 1;
+      c = bytes[i++];
+      if (depth === 2) { // why: within a vector's string, where nine tenths of the bytes are
+        if (c >= FINAL && c < FINAL + 32) { // why: a number's last digit, most often its only one
+          num = num * 32 + (c - FINAL);
+          if (at === 0) {
+            if (num > termCount) { throw new Error("more terms than the index has"); }
+            terms = num; sum = 0; base = n; n += 3 + 2 * terms;
+            while (n > flat.length) { flat = grow(flat); }
+            flat[base] = this.field; flat[base + 1] = this.ref; flat[base + 2] = terms;
+            flat.fill(1, base + 3 + terms, n);
+            lengths[v] = terms;
+            place = -1;
+          } else if (at <= terms) {
+            sum += num;
+            if (sum >= termCount || (num === 0 && at > 1)) { throw new Error("not a term, or twice"); }
+            flat[base + 2 + at] = sum;
+            termVectors[sum]++;
+          } else if ((at - terms) % 2 === 1) {
+            if (num >= terms || num <= place) { throw new Error("no such place, or out of order"); }
+            place = num;
+          } else {
+            if (num < 2 || num > MAX_COUNT) { throw new Error("a count the build does not list"); }
+            flat[base + 3 + terms + place] = num;
+            lengths[v] += num - 1;
+          }
+          num = 0; digits = 0; at++;
+          continue;
         }
-        num = 0; digits = 0; at++;
-      }
-      if (c === 44 || c === 32 || c === 10 || c === 13 || c === 9) { continue; }
-      if (c === 91) {
-        if (depth === 1) {
-          if (v >= this.count) { throw new Error("more vectors than fields of documents"); }
-          this.starts[v] = n; at = 0;
-          if (++this.field === this.width) { this.field = 0; this.ref++; }
-        } else if (depth !== 0) { throw new Error("nested"); }
-        depth++;
-        continue;
-      }
-      if (c === 93) {
-        if (depth === 2) {
-          if (at === 0 || at < terms + 1 || (at - terms) % 2 === 0) { throw new Error("short vector"); }
+        if (c >= MORE && c < MORE + 32) {
+          if (digits === 0 && c === MORE) { throw new Error("a leading zero"); }
+          if (++digits > 6) { throw new Error("a number too large"); }
+          num = num * 32 + (c - MORE);
+          continue;
+        }
+        if (c === 34) {
+          if (digits || at === 0 || at < terms + 1 || (at - terms) % 2 === 0) { throw new Error("short vector"); }
           // why: sums of integer counts are exact, so adding per vector gives lunr.py's totals
           this.totals[this.field] += lengths[v];
           v++;
+          depth = 1;
+          continue;
         }
-        if (--depth === 0) {
-          if (v !== this.count) { throw new Error("fewer vectors than fields of documents"); }
-          this.done = true;
-          break;
-        }
-        if (depth < 0) { throw new Error("unbalanced"); }
+        throw new Error("unexpected byte " + c);
+      }
+      if (c === 44 || c === 32 || c === 10 || c === 13 || c === 9) { continue; }
+      if (c === 34 && depth === 1) {
+        if (v >= this.count) { throw new Error("more vectors than fields of documents"); }
+        this.starts[v] = n; at = 0;
+        if (++this.field === this.width) { this.field = 0; this.ref++; }
+        depth = 2;
         continue;
+      }
+      if (c === 91 && depth === 0) { depth = 1; continue; }
+      if (c === 93 && depth === 1) {
+        if (v !== this.count) { throw new Error("fewer vectors than fields of documents"); }
+        this.done = true;
+        break;
       }
       throw new Error("unexpected byte " + c);
     }

@@ -4,7 +4,7 @@ import pytest
 from lunr.index import Index
 
 from factories import make_paper
-from generator.lunrpack import FORMAT, pack, packed_json, unpack
+from generator.lunrpack import FORMAT, number_text, pack, packed_json, text_numbers, unpack
 from generator.search import build_index, to_json
 from lunrpy import lunr_py_index_of
 
@@ -40,7 +40,7 @@ def test_pack_sends_each_field_s_term_counts_and_nothing_derived():
     assert packed["terms"] == ["alpha", "ada", "lovelac", "beta"]
     # [n, term-number deltas, (place, count) of counts above 1]: title, authors, tags (empty),
     # abstract, notes
-    assert packed["vectors"] == [[1, 0, 0, 2], [2, 1, 1], [0], [1, 3], [0]]
+    assert [text_numbers(v) for v in packed["vectors"]] == [[1, 0, 0, 2], [2, 1, 1], [0], [1, 3], [0]]
     assert "postings" not in packed and packed["documents"] == 1
 
 
@@ -70,6 +70,23 @@ def test_unpack_refuses_vectors_that_do_not_match_the_documents():
                               "a place twice", "places out of order", "a count of 1 listed"])
 def test_unpack_refuses_a_vector_pack_would_not_write(vector):
     packed = pack(build_index(sample_papers()))
-    packed["vectors"][1] = vector  # why: the first paper's authors
+    packed["vectors"][1] = number_text(vector)  # why: the first paper's authors
     with pytest.raises(ValueError, match="malformed vector"):
         unpack(packed)
+
+
+@pytest.mark.parametrize("text", ["", "^", "#^", "]#", "#~", '#"'],
+                         ids=["no numbers", "unfinished", "unfinished after a number",
+                              "a leading zero", "a stray character", "a quote"])
+def test_unpack_refuses_a_vector_string_number_text_would_not_write(text):
+    packed = pack(build_index(sample_papers()))
+    packed["vectors"][1] = text
+    with pytest.raises(ValueError):
+        unpack(packed)
+
+
+@pytest.mark.parametrize("number", [0, 1, 31, 32, 1023, 1024, 5000, 2 ** 31 - 1])
+def test_numbers_are_written_in_as_few_digits_as_they_need_and_read_back(number):
+    text = number_text([number, 7])
+    assert text_numbers(text) == [number, 7]
+    assert len(text) == 1 + max(1, -(-number.bit_length() // 5))

@@ -17,6 +17,17 @@ const fromBytes = parseIndex(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffs
 assert.ok(!Array.isArray(fromBytes.vectors), "the vectors were read as a table, not by JSON.parse");
 assert.deepStrictEqual(unpackIndex(fromBytes), raw);
 
+/** Numbers as a vector's string holds them (generator/lunrpack.py's number_text). */
+function digits(numbers) {
+  return numbers.map((number) => {
+    const out = [String.fromCharCode(0x23 + (number % 32))];
+    for (let rest = Math.floor(number / 32); rest > 0; rest = Math.floor(rest / 32)) {
+      out.unshift(String.fromCharCode(0x5D + (rest % 32)));
+    }
+    return out.join("");
+  }).join("");
+}
+
 /** A fetch Response whose body arrives in chunks of the given sizes, over and over. */
 function response(sizes, withLength) {
   let at = 0;
@@ -39,17 +50,19 @@ function response(sizes, withLength) {
     assert.ok(!Array.isArray(streamed.vectors), `chunks of ${sizes}: read as a table`);
     assert.deepStrictEqual(unpackIndex(streamed), raw, `chunks of ${sizes}`);
   }
-  // Bytes that are not the expected layout (here a number written 1e0) still parse, as plain JSON.
+  // Bytes that are not the expected layout (here a digit written as a JSON escape) still parse,
+  // as plain JSON.
   const text = bytes.toString("utf8");
-  const one = text.indexOf(" 1]", text.indexOf("\"vectors\""));
-  assert.ok(one > 0);
-  const odd = Buffer.from(text.slice(0, one) + " 1e0]" + text.slice(one + 3));
+  const digit = text.indexOf("#", text.indexOf("\"vectors\""));
+  assert.ok(digit > 0);
+  const odd = Buffer.from(text.slice(0, digit) + "\\u0023" + text.slice(digit + 1));
   const fallback = parseIndex(odd.buffer.slice(odd.byteOffset, odd.byteOffset + odd.length));
   assert.ok(Array.isArray(fallback.vectors));
   assert.deepStrictEqual(unpackIndex(fallback), raw);
   // A vector the build would not write, or a vector missing, is refused, read either way.
-  const malformed = [[2, 3], [2, 3, 1, 0], [2, 3, 0], [2, -1, 4], [2, 3, 1, 2, 5], [2, 3, 1, 1, 5, 1, 3],
-    [2, 3, 1, 1, 5, 0, 3], [2, 3, 1, 0, 1], [2, 3, 1, 0, "x"], [2, 3, 1.5]];
+  const malformed = [[2, 3], [2, 3, 1, 0], [2, 3, 0], [2, 3, 1, 2, 5], [2, 3, 1, 1, 5, 1, 3],
+    [2, 3, 1, 1, 5, 0, 3], [2, 3, 1, 0, 1], [2, 3, 2 ** 31]].map(digits)
+    .concat(["", "^", "#^", "]#", "#~", "#\\\"", 7]); // why: unfinished, a leading zero, stray bytes
   for (const [change, message] of [...malformed.map((v) => [(p) => { p.vectors[1] = v; }, /malformed vector 1/]),
     [(p) => { p.vectors.pop(); }, /vectors for/], [(p) => { p.vectors = {}; }, /no vectors/]]) {
     const bad = JSON.parse(text);
