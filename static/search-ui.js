@@ -8,32 +8,45 @@
   var config = form.dataset;
 
   /* ---- the worker ---------------------------------------------------------------------- */
+  var scripts = { lunr: config.lunr, query: config.query, read: config.read, unpack: config.unpack,
+    answer: config.answer };
   var engine = {
-    worker: null, ready: null, next: 1, waiting: {},
-    start: function () {
-      if (this.ready) { return this.ready; }
+    worker: null, warmed: null, ready: null, next: 1, waiting: {}, failed: null,
+    /** The worker, with lunr.js and our scripts loading in it, but not the index. */
+    warm: function () {
+      if (this.worker) { return this.warmed; }
       var self = this;
       this.worker = new Worker(config.worker);
-      this.ready = new Promise(function (resolve, reject) {
+      this.warmed = new Promise(function (resolve) {
         self.worker.onmessage = function (event) {
           var msg = event.data;
-          if (msg.type === "ready") { resolve(msg); return; }
-          if (msg.type === "error" && msg.id === undefined) { reject(new Error(msg.message)); return; }
+          if (msg.type === "scripts") { resolve(); return; }
+          if (msg.type === "ready") { self.loaded(msg); return; }
+          if (msg.type === "error" && msg.id === undefined) { self.fail(new Error(msg.message)); return; }
           var done = self.waiting[msg.id];
           delete self.waiting[msg.id];
           if (done) { done(msg); }
         };
-        self.worker.onerror = function (event) { reject(new Error(event.message)); };
+        self.worker.onerror = function (event) { self.fail(new Error(event.message)); };
       });
-      this.worker.postMessage({ type: "init", lunr: config.lunr, query: config.query, read: config.read,
-        unpack: config.unpack, answer: config.answer, index: config.index, meta: config.meta,
-        docs: config.docs });
+      this.worker.postMessage(Object.assign({ type: "scripts" }, scripts));
+      return this.warmed;
+    },
+    start: function () {
+      if (this.ready) { return this.ready; }
+      var self = this;
+      this.warm();
+      this.ready = new Promise(function (resolve, reject) { self.loaded = resolve; self.fail = reject; });
+      this.worker.postMessage(Object.assign({ type: "init", index: config.index, meta: config.meta,
+        docs: config.docs }, scripts));
       this.ready.then(function () {
         // why: lets people and tests see that search is ready
         document.querySelectorAll("input[type=search]").forEach(function (i) { i.dataset.ready = "true"; });
       }, function () {});
       return this.ready;
     },
+    loaded: function () {},
+    fail: function () {}, // why: a failure before start() (loading scripts) is met again by init
     search: function (q, filters, limit, offset) {
       var self = this;
       return this.start().then(function () {
@@ -45,6 +58,15 @@
       });
     }
   };
+
+  /** The worker and its scripts, not the index, once the page has loaded and the browser is
+      idle: a first focus then waits only for the index (which is fetched only then). */
+  function warmWhenIdle() {
+    if (navigator.connection && navigator.connection.saveData) { return; }
+    var idle = window.requestIdleCallback || function (run) { return setTimeout(run, 1000); };
+    var warm = function () { idle(function () { engine.warm(); }, { timeout: 5000 }); };
+    if (document.readyState === "complete") { warm(); } else { window.addEventListener("load", warm); }
+  }
 
   /* ---- drawing results ----------------------------------------------------------------- */
   function el(tag, className, text) {
@@ -151,6 +173,7 @@
   }, 120);
 
   input.addEventListener("focus", function () { engine.start().catch(function () {}); });
+  warmWhenIdle();
   input.addEventListener("input", update);
   form.addEventListener("submit", function (event) {
     event.preventDefault();

@@ -1,5 +1,6 @@
 /* Search worker: loads the prebuilt lunr index off the main thread and answers queries with
    ranked, filtered, highlighted results and facet counts. Messages:
+   in  {type: "scripts", lunr, query, read, unpack, answer} out {type: "scripts"}
    in  {type: "init", lunr, query, read, unpack, answer,   out {type: "ready", count}
         index, meta, docs} (script URLs, then data URLs)
    in  {type: "search", id, q, filters, limit}            out {type: "results", id, ...} */
@@ -25,14 +26,26 @@ function fetchJson(url) {
   return fetchOk(url).then(function (r) { return r.json(); });
 }
 
+var scriptsIn = false;
+
+/** Loads lunr.js and our scripts, once. The page asks for this when it is idle, before the
+    reader first focuses a search box, which then waits only for the index. */
+function loadScripts(msg) {
+  if (!scriptsIn) {
+    importScripts(msg.lunr, msg.query, msg.read, msg.unpack, msg.answer);
+    scriptsIn = true;
+  }
+  return { type: "scripts" };
+}
+
 function init(msg) {
-  // why: the index downloads while the scripts load and compile, and is read as it arrives;
+  // why: the index downloads while any scripts still to load do, and is read as it arrives;
   // the facets, a twentieth of its size, are asked for first so as not to arrive after it
   var facets = fetchJson(msg.meta);
   var response = fetchOk(msg.index);
   response.catch(function () {}); // why: handled below, once the scripts are in
   facets.catch(function () {});
-  importScripts(msg.lunr, msg.query, msg.read, msg.unpack, msg.answer);
+  loadScripts(msg);
   docsBase = msg.docs;
   var packed = response.then(DigestRead.readIndex);
   return Promise.all([packed, facets]).then(function (loaded) {
@@ -420,7 +433,7 @@ function search(msg) {
 self.onmessage = function (event) {
   var msg = event.data;
   Promise.resolve().then(function () {
-    return msg.type === "init" ? init(msg) : search(msg);
+    return msg.type === "scripts" ? loadScripts(msg) : msg.type === "init" ? init(msg) : search(msg);
   }).then(function (reply) { self.postMessage(reply); }, function (error) {
     self.postMessage({ type: "error", id: msg.id, message: String(error && error.message || error) });
   });
