@@ -17,9 +17,9 @@ There is a vector for every field of every document, by ref, then field, so vect
 v % len(fields) of ref v // len(fields), and neither is written. A count is 1 unless listed
 after the deltas, by its term's place in the vector: 95% of counts are 1. A vector's numbers
 are written as one string, each number in base 32, most significant digit first: its last
-digit from FINAL_DIGITS, any before it from MORE_DIGITS, so it needs no separator. That is
-half the bytes of decimal numbers and commas, which the reader's browser reads through
-before search is ready.
+digit is one of the 32 characters from FINAL, any before it from MORE, so it needs no
+separator. That is half the bytes of decimal numbers and commas, which the reader's browser
+reads through before search is ready.
 """
 
 from __future__ import annotations
@@ -101,52 +101,61 @@ def _header(index: BuiltIndex) -> dict[str, Any]:
 
 def _vectors_json(index: BuiltIndex) -> str:
     """The vectors as pack() writes them, one string each of [n, n term-number deltas, (place,
-    count) for each count above 1]."""
-    lengths = index.lengths
-    vectors = len(lengths)
+    count) for each count above 1]. Arrays are int32 and let go of as soon as they are used:
+    at 10,000 papers every one of them holds a million numbers."""
+    vectors = len(index.lengths)
     if not vectors:
         return "[]"
-    starts = np.cumsum(lengths) - lengths
-    vector_of = np.repeat(np.arange(vectors), lengths)  # why: of each term, its vector
-    within = np.arange(len(index.numbers)) - starts[vector_of]  # why: and its place there
-    deltas = np.diff(index.numbers, prepend=0)
-    deltas[within == 0] = index.numbers[within == 0]  # why: a vector's first number is its own delta
+    if max(index.numbers.max(initial=0), index.counts.max(initial=0), index.lengths.max()) >= LIMIT:
+        raise ValueError("a number too large for a vector")
+    lengths = index.lengths.astype(np.int32)
+    vector_of = np.repeat(np.arange(vectors, dtype=np.int32), lengths)  # why: of each term
+    within = np.arange(len(index.numbers), dtype=np.int32)  # why: its place in its vector
+    within -= (np.cumsum(lengths, dtype=np.int32) - lengths)[vector_of]
+    deltas = np.diff(index.numbers.astype(np.int32), prepend=np.int32(0))
+    first = within == 0
+    deltas[first] = index.numbers[first]  # why: a vector's first number is its own delta
     above = np.flatnonzero(index.counts != 1)
-    listed = np.bincount(vector_of[above], minlength=vectors)  # why: counts above 1, per vector
-    sizes = 1 + lengths + 2 * listed
-    places = np.cumsum(sizes) - sizes  # why: where each vector's numbers begin
-    numbers = np.empty(int(sizes.sum()), np.int64)
+    listed = np.bincount(vector_of[above], minlength=vectors).astype(np.int32)  # why: per vector
+    sizes = 1 + lengths + 2 * listed  # why: how many numbers each vector has
+    places = np.cumsum(sizes, dtype=np.int32) - sizes  # why: where each vector's numbers begin
+    numbers = np.empty(int(sizes.sum()), np.int32)
     numbers[places] = lengths
-    numbers[places[vector_of] + 1 + within] = deltas
-    rank = np.arange(len(above)) - (np.cumsum(listed) - listed)[vector_of[above]]
+    at = places[vector_of]
+    at += 1 + within
+    numbers[at] = deltas
+    del at, deltas
+    rank = np.arange(len(above), dtype=np.int32) - (np.cumsum(listed, dtype=np.int32) - listed)[vector_of[above]]
     at = places[vector_of[above]] + 1 + lengths[vector_of[above]] + 2 * rank
     numbers[at] = within[above]
     numbers[at + 1] = index.counts[above]
-    return _as_strings(numbers, np.repeat(np.arange(vectors), sizes), vectors)
+    del vector_of, within
+    return _as_strings(numbers, sizes)
 
 
-def _as_strings(numbers: np.ndarray, vector_of: np.ndarray, vectors: int) -> str:
-    """The JSON list of the vectors' strings, each number in number_text()'s digits."""
-    digits = np.ones(len(numbers), np.int64)  # why: how many each number takes
+def _as_strings(numbers: np.ndarray, sizes: np.ndarray) -> str:
+    """The JSON list of the vectors' strings (vector v: the next sizes[v] numbers), each number
+    in number_text()'s digits."""
+    digits = np.ones(len(numbers), np.int8)  # why: how many digits each number takes
     for power in range(1, 7):
         digits += numbers >= 32 ** power
-    if numbers.max() >= LIMIT:
-        raise ValueError(f"{numbers.max()} is not a number a vector holds")
-    before = np.cumsum(digits) - digits  # why: digits of the numbers before, in all vectors
-    text_sizes = np.bincount(vector_of, weights=digits, minlength=vectors).astype(np.int64)
-    text_starts = np.cumsum(text_sizes) - text_sizes
-    out = np.empty(3 * vectors + int(digits.sum()) + 1, np.uint8)
+    ends = np.cumsum(digits, dtype=np.int32)  # why: where each number's digits end, all told
+    text_ends = ends[np.cumsum(sizes) - 1]
+    text_sizes = np.diff(text_ends, prepend=np.int32(0))
+    vectors = len(sizes)
+    out = np.empty(3 * vectors + int(text_ends[-1]) + 1, np.uint8)
     out[0], out[-1] = ord("["), ord("]")
     # ["<vector 0>","<vector 1>",...]: 3 characters around each vector's digits
-    opening = 1 + 3 * np.arange(vectors) + text_starts
+    opening = 3 * np.arange(vectors, dtype=np.int32) + 1 + (text_ends - text_sizes)
     out[opening] = ord('"')
     out[opening + 1 + text_sizes] = ord('"')
     out[(opening + 2 + text_sizes)[:-1]] = ord(",")
-    last = 2 + 3 * vector_of + before + digits - 1  # why: where each number's last digit goes
-    for power in range(7):
-        has = digits > power
-        value = (numbers[has] >> (5 * power)) & 31
-        out[last[has] - power] = value + (FINAL if power == 0 else MORE)
+    last = ends  # why: where each number's last digit goes: its end, shifted by its vector's 3
+    last += 3 * np.repeat(np.arange(vectors, dtype=np.int32), sizes) + 1
+    out[last] = (numbers & 31).astype(np.uint8) + FINAL
+    for power in range(1, 7):
+        has = np.flatnonzero(digits > power)
+        out[last[has] - power] = ((numbers[has] >> (5 * power)) & 31).astype(np.uint8) + MORE
     return out.tobytes().decode("ascii")
 
 

@@ -76,8 +76,8 @@
     this.header = header;
     this.width = width;
     this.count = count;
-    // why: a vector takes 3 + 2n numbers, written in about 2n + 2 bytes; grown if short
-    this.flat = new Int32Array(Math.max(1024, (this.size >> 1) + (this.size >> 3)));
+    // why: a term takes two numbers of the table and about two bytes of the file; grown if short
+    this.flat = new Int32Array(Math.max(1024, this.size));
     this.starts = new Int32Array(count + 1);
     this.lengths = new Int32Array(count);
     this.termVectors = new Int32Array(header.terms.length);

@@ -40,7 +40,7 @@ function loadScripts(msg) {
 
 function init(msg) {
   // why: the index downloads while any scripts still to load do, and is read as it arrives;
-  // the facets, a twentieth of its size, are asked for first so as not to arrive after it
+  // the facets, a fifteenth of its size, are asked for first so as not to arrive after it
   var facets = fetchJson(msg.meta);
   var response = fetchOk(msg.index);
   response.catch(function () {}); // why: handled below, once the scripts are in
