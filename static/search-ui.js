@@ -11,33 +11,47 @@
   var scripts = { lunr: config.lunr, query: config.query, read: config.read, unpack: config.unpack,
     answer: config.answer };
   var engine = {
-    worker: null, warmed: null, ready: null, next: 1, waiting: {}, failed: null,
-    /** The worker, with lunr.js and our scripts loading in it, but not the index. */
+    worker: null, warmed: null, ready: null, next: 1, waiting: {},
+    /** The worker, made once; a worker that failed before start() is made again by start(). */
+    spawn: function () {
+      if (this.worker) { return this.worker; }
+      var self = this, worker = new Worker(config.worker);
+      worker.onmessage = function (event) {
+        var msg = event.data;
+        if (msg.type === "scripts") { self.scriptsIn(); return; } // why: loaded or not, init tries
+        if (msg.type === "ready") { self.loaded(msg); return; }
+        if (msg.type === "error" && msg.id === undefined) { self.fail(new Error(msg.message)); return; }
+        var done = self.waiting[msg.id];
+        delete self.waiting[msg.id];
+        if (done) { done(msg); }
+      };
+      worker.onerror = function (event) {
+        if (self.ready) { self.fail(new Error(event.message)); return; }
+        // why: e.g. its script gone with a deploy; a first focus tries a new worker, and says so
+        worker.terminate();
+        self.worker = null;
+        self.warmed = null;
+        self.scriptsIn();
+      };
+      this.worker = worker;
+      return worker;
+    },
+    /** The worker, loading lunr.js and our scripts but not the index; resolves once they are in
+        (or failed to load: the first focus then tries again). */
     warm: function () {
-      if (this.worker) { return this.warmed; }
+      if (this.warmed) { return this.warmed; }
       var self = this;
-      this.worker = new Worker(config.worker);
-      this.warmed = new Promise(function (resolve) {
-        self.worker.onmessage = function (event) {
-          var msg = event.data;
-          if (msg.type === "scripts") { resolve(); return; }
-          if (msg.type === "ready") { self.loaded(msg); return; }
-          if (msg.type === "error" && msg.id === undefined) { self.fail(new Error(msg.message)); return; }
-          var done = self.waiting[msg.id];
-          delete self.waiting[msg.id];
-          if (done) { done(msg); }
-        };
-        self.worker.onerror = function (event) { self.fail(new Error(event.message)); };
-      });
-      this.worker.postMessage(Object.assign({ type: "scripts" }, scripts));
+      this.warmed = new Promise(function (resolve) { self.scriptsIn = resolve; });
+      this.spawn().postMessage(Object.assign({ type: "scripts" }, scripts));
       return this.warmed;
     },
     start: function () {
       if (this.ready) { return this.ready; }
       var self = this;
-      this.warm();
       this.ready = new Promise(function (resolve, reject) { self.loaded = resolve; self.fail = reject; });
-      this.worker.postMessage(Object.assign({ type: "init", index: config.index, meta: config.meta,
+      // why: init asks for the index before it loads any script still missing; a worker not
+      // yet warm is not sent the scripts first, which would hold the index back until they are in
+      this.spawn().postMessage(Object.assign({ type: "init", index: config.index, meta: config.meta,
         docs: config.docs }, scripts));
       this.ready.then(function () {
         // why: lets people and tests see that search is ready
@@ -45,8 +59,9 @@
       }, function () {});
       return this.ready;
     },
+    scriptsIn: function () {},
     loaded: function () {},
-    fail: function () {}, // why: a failure before start() (loading scripts) is met again by init
+    fail: function () {},
     search: function (q, filters, limit, offset) {
       var self = this;
       return this.start().then(function () {

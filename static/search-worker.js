@@ -28,13 +28,21 @@ function fetchJson(url) {
 
 var scriptsIn = false;
 
-/** Loads lunr.js and our scripts, once. The page asks for this when it is idle, before the
-    reader first focuses a search box, which then waits only for the index. */
+/** Loads lunr.js and our scripts, once. */
 function loadScripts(msg) {
   if (!scriptsIn) {
     importScripts(msg.lunr, msg.query, msg.read, msg.unpack, msg.answer);
     scriptsIn = true;
   }
+}
+
+/** The page asks for the scripts when it is idle, before the reader first focuses a search
+    box, which then waits only for the index. A failure here is not reported as one: init
+    tries again, and reports its own. */
+function warmUp(msg) {
+  try {
+    loadScripts(msg);
+  } catch (e) { /* tried again by init */ }
   return { type: "scripts" };
 }
 
@@ -433,7 +441,7 @@ function search(msg) {
 self.onmessage = function (event) {
   var msg = event.data;
   Promise.resolve().then(function () {
-    return msg.type === "scripts" ? loadScripts(msg) : msg.type === "init" ? init(msg) : search(msg);
+    return msg.type === "scripts" ? warmUp(msg) : msg.type === "init" ? init(msg) : search(msg);
   }).then(function (reply) { self.postMessage(reply); }, function (error) {
     self.postMessage({ type: "error", id: msg.id, message: String(error && error.message || error) });
   });

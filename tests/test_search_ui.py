@@ -4,6 +4,7 @@ the URL state, the keyboard, pages without JavaScript, and accessibility checked
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -58,6 +59,41 @@ def test_index_is_fetched_only_when_the_box_is_first_focused(page):
     page.focus("#site-search-input")
     page.wait_for_selector('#site-search-input[data-ready="true"]', state="attached")
     assert [u for u in fetched if u.endswith("/search/index.json")]
+
+
+def test_a_worker_that_fails_to_load_before_the_first_focus_is_reported(page):
+    # why: the idle worker's script can be gone (a deploy replaced it); the focus tries again
+    page.add_init_script("document.addEventListener('DOMContentLoaded', () => {"
+                         " document.getElementById('site-search').dataset.worker = 'gone.js'; })")
+    page.goto(BASE_PATH + "tags/")
+    page.wait_for_function("window.DigestSearch.engine.warmed !== null")
+    # why: bounded, so that a warm-up that never ends fails the test instead of hanging it
+    page.evaluate("Promise.race([window.DigestSearch.engine.warmed,"
+                  " new Promise(done => setTimeout(done, 5000))])")
+    page.focus("#site-search-input")
+    page.keyboard.type("unlearning")
+    expect(page.locator("#site-search-status")).to_have_text("The search index could not be loaded.")
+
+
+def test_scripts_that_fail_to_load_when_idle_are_loaded_on_focus(page):
+    # why: the reader focuses while the idle worker's scripts are still loading, and they fail
+    failed: list[str] = []
+
+    def once(route):
+        if failed:
+            route.continue_()
+            return
+        failed.append(route.request.url)
+        time.sleep(0.5)  # why: the focus comes first
+        route.abort()
+
+    page.route(re.compile(r".*/assets/lunr\.min\.js.*"), once)
+    page.goto(BASE_PATH)
+    page.evaluate("window.DigestSearch.engine.warm(); undefined")
+    page.keyboard.press("/")
+    page.keyboard.type("unlearning")
+    expect(page.locator(PANEL_LINKS).first).to_have_text(UNLEARNING)
+    assert failed
 
 
 def test_arrow_keys_move_through_results_and_enter_opens_one(page):
