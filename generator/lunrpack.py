@@ -44,11 +44,26 @@ LIMIT = 2 ** 31  # why: the reader keeps the numbers in an Int32Array
 
 def pack(index: BuiltIndex) -> dict[str, Any]:
     """The packed form of an index built by generator.lunrbuild."""
+    _check(index)
     vectors = [number_text([len(terms), *map(sub, terms, [0, *terms]),
                             *[x for place, count in enumerate(counts) if count != 1
                               for x in (place, count)]])
                for _, _, terms, counts in index.vectors()]
     return {**_header(index), "vectors": vectors}
+
+
+def _check(index: BuiltIndex) -> None:
+    """ValueError unless the readers can hold the index: term numbers known and ascending in
+    each vector, counts of 1 or more, and the sum of all counts (so of any vector's, its
+    length) an int32."""
+    numbers, counts, lengths = index.numbers, index.counts, index.lengths
+    starts = np.cumsum(lengths) - lengths
+    ascending = np.ones(len(numbers), bool)
+    ascending[1:] = numbers[1:] > numbers[:-1]
+    ascending[starts[lengths > 0]] = True  # why: a vector's first term follows no other
+    if len(numbers) and (numbers.min() < 0 or numbers.max() >= len(index.terms)
+                         or not ascending.all() or counts.min() < 1 or counts.sum() >= LIMIT):
+        raise ValueError("not an index the readers can hold")
 
 
 def number_text(numbers: list[int]) -> str:
@@ -67,17 +82,17 @@ def number_text(numbers: list[int]) -> str:
 
 def text_numbers(text: str) -> list[int]:
     """The numbers of a vector's string; ValueError unless number_text() would write it."""
-    numbers, value, started = [], 0, False
+    numbers, value, more = [], 0, 0
     for character in text:
         code = ord(character)
-        if FINAL <= code < FINAL + 32:
+        if FINAL <= code < FINAL + 32 and value * 32 + code - FINAL < LIMIT:
             numbers.append(value * 32 + code - FINAL)
-            value, started = 0, False
-        elif MORE <= code < MORE + 32 and (started or code > MORE):  # why: no leading zero
-            value, started = value * 32 + code - MORE, True
+            value, more = 0, 0
+        elif MORE <= code < MORE + 32 and (more or code > MORE) and more < 6:  # why: no leading 0
+            value, more = value * 32 + code - MORE, more + 1
         else:
             raise ValueError(f"{text!r} is not a vector's numbers")
-    if started:
+    if more:
         raise ValueError(f"{text!r} ends within a number")
     return numbers
 
@@ -106,8 +121,7 @@ def _vectors_json(index: BuiltIndex) -> str:
     vectors = len(index.lengths)
     if not vectors:
         return "[]"
-    if max(index.numbers.max(initial=0), index.counts.max(initial=0), index.lengths.max()) >= LIMIT:
-        raise ValueError("a number too large for a vector")
+    _check(index)  # why: then every number is an int32
     lengths = index.lengths.astype(np.int32)
     vector_of = np.repeat(np.arange(vectors, dtype=np.int32), lengths)  # why: of each term
     within = np.arange(len(index.numbers), dtype=np.int32)  # why: its place in its vector
@@ -167,6 +181,8 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
     if len(packed["vectors"]) != documents * width:
         raise ValueError(f"{len(packed['vectors'])} vectors for {documents} documents of {width} fields")
     rows = [(v % width, v // width, *_row(vector)) for v, vector in enumerate(packed["vectors"])]
+    if any(terms and terms[-1] >= len(packed["terms"]) for _, _, terms, _ in rows):
+        raise ValueError("a vector names a term the index does not have")
     postings: list[dict[str, Any]] = [{"_index": n, **{f: {} for f in fields}}
                                       for n in range(len(packed["terms"]))]
     totals, with_term = [0] * len(fields), [0] * len(postings)

@@ -37,6 +37,7 @@
     this.base = 0;
     this.place = 0;
     this.n = 0;
+    this.comma = false; // why: whether a comma follows the last vector read
   }
 
   IndexReader.prototype.push = function (bytes) {
@@ -139,16 +140,19 @@
         }
         throw new Error("unexpected byte " + c);
       }
-      if (c === 44 || c === 32 || c === 10 || c === 13 || c === 9) { continue; }
-      if (c === 34 && depth === 1) {
+      if (c === 32 || c === 10 || c === 13 || c === 9) { continue; }
+      // why: a comma between two vectors, and only there, as JSON has it
+      if (c === 44 && depth === 1 && v > 0 && !this.comma) { this.comma = true; continue; }
+      if (c === 34 && depth === 1 && this.comma === (v > 0)) {
         if (v >= this.count) { throw new Error("more vectors than fields of documents"); }
+        this.comma = false;
         this.starts[v] = n; at = 0;
         if (++this.field === this.width) { this.field = 0; this.ref++; }
         depth = 2;
         continue;
       }
       if (c === 91 && depth === 0) { depth = 1; continue; }
-      if (c === 93 && depth === 1) {
+      if (c === 93 && depth === 1 && !this.comma) {
         if (v !== this.count) { throw new Error("fewer vectors than fields of documents"); }
         this.done = true;
         break;

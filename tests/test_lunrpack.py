@@ -1,5 +1,6 @@
 import json
 
+import numpy as np
 import pytest
 from lunr.index import Index
 
@@ -83,6 +84,34 @@ def test_unpack_refuses_a_vector_string_number_text_would_not_write(text):
     packed["vectors"][1] = text
     with pytest.raises(ValueError):
         unpack(packed)
+
+
+@pytest.mark.parametrize("change", ["a term twice", "terms out of order", "an unknown term",
+                                    "a count of 0", "counts past an int32"])
+def test_pack_refuses_an_index_the_readers_cannot_hold(change):
+    built = build_index(sample_papers())
+    vector = int(np.flatnonzero(built.lengths > 1)[0])
+    at = int(built.lengths[:vector].sum())  # why: that vector's first term
+    if change == "a term twice":
+        built.numbers[at + 1] = built.numbers[at]
+    elif change == "terms out of order":
+        built.numbers[at], built.numbers[at + 1] = built.numbers[at + 1], built.numbers[at]
+    elif change == "an unknown term":
+        built.numbers[at + 1] = len(built.terms)
+    elif change == "a count of 0":
+        built.counts[at] = 0
+    else:
+        built.counts[at] = 2 ** 31 - 1
+    for write in (pack, packed_json):
+        with pytest.raises(ValueError):
+            write(built)
+
+
+@pytest.mark.parametrize("text", ["^^^^^^^#", "_]]]]]#", "~"],
+                         ids=["seven digits", "2**31", "not a digit"])
+def test_text_numbers_refuses_what_number_text_would_not_write(text):
+    with pytest.raises(ValueError):
+        text_numbers(text)
 
 
 @pytest.mark.parametrize("number", [0, 1, 31, 32, 1023, 1024, 5000, 2 ** 31 - 1])

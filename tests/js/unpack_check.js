@@ -59,6 +59,16 @@ function response(sizes, withLength) {
   const fallback = parseIndex(odd.buffer.slice(odd.byteOffset, odd.byteOffset + odd.length));
   assert.ok(Array.isArray(fallback.vectors));
   assert.deepStrictEqual(unpackIndex(fallback), raw);
+  // Bytes that are not JSON are refused, not read: commas missing, doubled, leading or trailing.
+  const key = text.indexOf("\"vectors\"");
+  const vectorsPart = (pattern, by) => text.slice(0, key) + text.slice(key).replace(pattern, by);
+  for (const bad of [vectorsPart(/",\s*"/, "\" \""), vectorsPart(/",\s*"/, "\",,\""),
+    vectorsPart(/\[\s*"/, "[,\""), vectorsPart(/"\s*\]/, "\",]")]) {
+    const badBytes = Buffer.from(bad);
+    assert.notEqual(bad, text);
+    assert.throws(() => parseIndex(badBytes.buffer.slice(badBytes.byteOffset, badBytes.byteOffset + badBytes.length)),
+      SyntaxError);
+  }
   // A vector the build would not write, or a vector missing, is refused, read either way.
   const malformed = [[2, 3], [2, 3, 1, 0], [2, 3, 0], [2, 3, 1, 2, 5], [2, 3, 1, 1, 5, 1, 3],
     [2, 3, 1, 1, 5, 0, 3], [2, 3, 1, 0, 1], [2, 3, 2 ** 31]].map(digits)
