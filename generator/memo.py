@@ -78,7 +78,7 @@ class KeptValues:
     def save(self) -> None:
         """Keep this build's results for the next."""
         if self.path is not None and self.used != self.before:
-            write_aside(self.path, pickle.dumps(self.used, protocol=pickle.HIGHEST_PROTOCOL))
+            keep_pickled(self.path, self.used)
 
 
 def write_aside(path: Path, data: bytes) -> None:
@@ -88,6 +88,11 @@ def write_aside(path: Path, data: bytes) -> None:
     partial = path.with_name(f".{path.name}.{os.getpid()}")
     partial.write_bytes(data)
     os.replace(partial, path)
+
+
+def keep_pickled(path: Path, value: object) -> None:
+    """Keep `value` by pickle at `path`, written aside so a reader never sees half of it."""
+    write_aside(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_pickled(path: str | Path) -> object:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .content import PAPERS_DIR, ContentErrorRaised, read_document
-from .memo import hashed_source_key, load_pickled, source_key, write_aside
+from .memo import hashed_source_key, keep_pickled, load_pickled, source_key, write_aside
 from .records import Paper
 from .validate import Checked, check, combine
 
@@ -197,7 +197,7 @@ class PaperCache:
         kept = {c.paper.source_key: c for c in current if c.paper is not None}
         if not always and not self._is_stale(kept):
             return
-        write_aside(self.folder / BUNDLE, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        keep_pickled(self.folder / BUNDLE, kept)
         self._bundle = kept
         for key in kept:
             with contextlib.suppress(OSError):

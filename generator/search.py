@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from . import urls as paths
 from .keyed import KeyedFile, identities
 from .lunrbuild import BuiltIndex, FieldTerms, TermIds, build_from_ids, document_terms
 from .lunrpack import packed_json
-from .memo import load_pickled_dict, write_aside
+from .memo import keep_pickled, load_pickled_dict
 from .records import OutputFile, Paper, Site
 from .urls import Urls
 
@@ -67,8 +66,7 @@ def keep_term_ids(term_ids: TermIds, path: Path) -> None:
         return
     if len(term_ids.terms) > 2 * term_ids.in_use + 1000:
         term_ids = TermIds()
-    write_aside(path, pickle.dumps({"terms": term_ids.terms, "documents": term_ids.used},
-                                   protocol=pickle.HIGHEST_PROTOCOL))
+    keep_pickled(path, {"terms": term_ids.terms, "documents": term_ids.used})
 
 
 DOC_CHUNK = 25

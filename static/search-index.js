@@ -8,6 +8,7 @@
 (function (root) {
   "use strict";
   var FORMAT = "digest-lunr/4";
+  var FINAL = 0x23, MORE = 0x5D; // why: a number's last digit and the others (generator/lunrpack.py)
 
   /** The vectors as one table: each [field, ref, n, n term numbers, n counts] in `flat`, from
       `starts`; one for every field of every document, by ref, then field. */
@@ -75,11 +76,11 @@
     var numbers = [], value = 0, digits = 0;
     for (var i = 0; i < text.length; i++) {
       var c = text.charCodeAt(i);
-      if (c >= 0x23 && c < 0x23 + 32) {
-        numbers.push(value * 32 + c - 0x23);
+      if (c >= FINAL && c < FINAL + 32) {
+        numbers.push(value * 32 + c - FINAL);
         value = 0; digits = 0;
-      } else if (c >= 0x5D && c < 0x5D + 32 && (digits || c > 0x5D) && digits < 6) {
-        value = value * 32 + c - 0x5D; digits++;
+      } else if (c >= MORE && c < MORE + 32 && (digits || c > MORE) && digits < 6) {
+        value = value * 32 + c - MORE; digits++;
       } else {
         return null;
       }
