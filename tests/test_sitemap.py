@@ -2,7 +2,8 @@ import datetime as dt
 from xml.etree import ElementTree as ET
 
 from factories import make_paper, make_site
-from generator.sitemap import crawler_files
+from generator.sitemap import SITEMAP_NS, crawler_files, sitemap
+from generator.xmlout import xml_document
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
@@ -36,3 +37,13 @@ def test_sitemap_lists_every_page_of_a_paginated_list():
     root = ET.fromstring({f.path: f.data for f in crawler_files(site)}["sitemap.xml"])
     locs = {u.find("s:loc", NS).text for u in root}
     assert {"https://example.org/digest/page/2/", "https://example.org/digest/tags/llm/page/2/"} <= locs
+
+
+def test_sitemap_is_laid_out_as_elementtree_lays_out_its_tree():
+    entries = [("https://example.org/a&b/<c>/", "2025-03-01"), ("https://example.org/é/", "2025-03-02")]
+    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for loc, lastmod in entries:
+        url = ET.SubElement(root, "url")
+        ET.SubElement(url, "loc").text = loc
+        ET.SubElement(url, "lastmod").text = lastmod
+    assert sitemap(entries) == xml_document(root)
