@@ -96,7 +96,8 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
         timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over the "
                      f"search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
     assets = load_assets(options.project / "static", options.project)
-    env = make_environment(options.project / "templates")
+    env = make_environment(options.project / "templates",
+                           options.cache / "templates" if options.cache else None)
     pages = plan_pages(site, env, asset_urls(assets, Urls(config.base_url)))
     timer.done("plan", f"{len(pages)} pages, {len(site.tags)} tags")
     keyed = FilePlan(document_plan(site) + feed_plan(site) + bib_plan(site) + crawler_plan(site))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,14 +18,29 @@ from .records import OutputFile, Paper, Site, TagGroup
 from .urls import Urls
 
 
-def make_environment(templates_dir: Path) -> jinja2.Environment:
-    """Autoescaping, strict Jinja: a typo in a template fails the build."""
+def make_environment(templates_dir: Path, compiled: Path | None = None) -> jinja2.Environment:
+    """Autoescaping, strict Jinja: a typo in a template fails the build. With a `compiled`
+    folder, templates compiled by an earlier build are read back from it, not compiled again."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         autoescape=True, undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         auto_reload=False,  # why: each build makes its own environment; no stat per page
+        bytecode_cache=_compiled_templates(compiled) if compiled else None,
     )
+
+
+def _compiled_templates(folder: Path) -> jinja2.BytecodeCache:
+    """Jinja's own cache of compiled templates, under this code's version: compiling the
+    templates took ~0.1 s of every rebuild, more than rendering the pages an edit changes.
+    Jinja checks each template's source against what it compiled, and the options the
+    environment compiles with are in the code, so the folder is this code's alone."""
+    here = folder / code_version()
+    here.mkdir(parents=True, exist_ok=True)
+    for other in folder.iterdir():
+        if other != here:
+            shutil.rmtree(other, ignore_errors=True)
+    return jinja2.FileSystemBytecodeCache(str(here))
 
 
 @dataclass(frozen=True)

@@ -179,3 +179,20 @@ def test_a_title_in_another_language_is_marked_so_screen_readers_say_it_right():
     assert '<h1 lang="zh">论文列表</h1>' in marked["index.html"]
     plain = pages_of(make_site([make_paper("x")]))["index.html"]
     assert '<span class="brand-title">Test Digest</span>' in plain
+
+
+def test_templates_compiled_once_are_read_back_by_the_next_build(tmp_path, monkeypatch):
+    (tmp_path / "old-version").mkdir()
+    make_environment(REPO / "templates", tmp_path).get_template("paper.html")
+    assert not (tmp_path / "old-version").exists()  # another code version's are removed
+
+    def compile_again(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    uncached = make_environment(REPO / "templates")
+    monkeypatch.setattr(uncached, "compile", compile_again)
+    with pytest.raises(AssertionError, match="compiled again"):
+        uncached.get_template("paper.html")
+    env = make_environment(REPO / "templates", tmp_path)
+    monkeypatch.setattr(env, "compile", compile_again)
+    assert env.get_template("paper.html").name == "paper.html"  # read back, not compiled
