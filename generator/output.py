@@ -9,7 +9,7 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Callable, NamedTuple, Protocol
 
 from . import urls as paths
 from .freshness import files_below
@@ -62,10 +62,11 @@ PARALLEL_FROM = 200
 
 
 def write_site(files: list[OutputFile], out: Path, produced: Producer | None = None,
-               workers: int = 1, before: Stamps | None = None,
-               spare: Path | None = None) -> WriteReport:
-    """Make `out` hold exactly `files` and the produced ones; a failure leaves the previous
-    `out` as it was. Produced files are made and written by `workers` processes, except those
+               workers: int = 1, before: Stamps | None = None, spare: Path | None = None,
+               later: Callable[[], list[OutputFile]] = list) -> WriteReport:
+    """Make `out` hold exactly `files`, the produced ones and those `later` gives once the
+    others are placed (files made meanwhile elsewhere); a failure leaves the previous `out`
+    as it was. Produced files are made and written by `workers` processes, except those
     whose key and file are as the last build's `before` stamps say: those are linked. With a
     `spare` folder, the retired site is kept there and staged in next time (see staging.py)."""
     _check_replaceable(out)
@@ -76,6 +77,7 @@ def write_site(files: list[OutputFile], out: Path, produced: Producer | None = N
     try:
         placed = [_place_file(f, job) for f in files]
         placed += _place_produced(produced, job, before or {}, workers) if produced else []
+        placed += [_place_file(f, job) for f in later()]
         report = _report(placed, old)
         if mirrored:
             remove_files(staging, set(old) - {p.path for p in placed})

@@ -6,13 +6,19 @@ import gc
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
+from .background import Background
 from .freshness import (Inputs, Scan, fingerprint, fresh_files, kept_file, made_before,
                         record_path, remember, remember_made, spare_folder, unchanged_since)
 from .output import WriteReport, write_site
+from .records import OutputFile, SiteConfig
 from .urls import Urls
+
+if TYPE_CHECKING:
+    from .search import SearchIndex
 
 
 @dataclass(frozen=True)
@@ -45,9 +51,16 @@ class StageTimer:
 
     def done(self, stage: str, summary: str) -> None:
         now = time.perf_counter()
-        self.stages.append((stage, now - self._start, summary))
-        self.report(f"  {stage:<9} {summary:<40} {1000 * (now - self._start):7.1f} ms")
+        self._line(stage, now - self._start, summary)
         self._start = now
+
+    def alongside(self, stage: str, seconds: float, summary: str) -> None:
+        """A stage that ran in another process while this one went on, with its own time."""
+        self._line(stage, seconds, summary)
+
+    def _line(self, stage: str, seconds: float, summary: str) -> None:
+        self.stages.append((stage, seconds, summary))
+        self.report(f"  {stage:<9} {summary:<40} {1000 * seconds:7.1f} ms")
 
 
 def build(options: BuildOptions, timer: StageTimer | None = None) -> WriteReport:
@@ -73,7 +86,7 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     from .memo import KeptValues
     from .papers import collections_paused, load_papers
     from .render import make_environment, plan_pages
-    from .search import document_plan, index_files, index_sizes, keep_term_ids, kept_term_ids
+    from .search import document_plan, search_index
     from .sitemap import crawler_plan
     from .site import build_site, updated_time
     config = load_config(options.content, options.base_url)
@@ -88,32 +101,42 @@ def _build(options: BuildOptions, timer: StageTimer) -> WriteReport:
     entries = KeptValues(kept_file(record, "bibtex") if record else None)
     site = build_site(papers, config, updated_time(papers), entries)
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
-    term_ids = kept_term_ids(kept_file(record, "terms") if record else None)
-    index = index_files(site, term_ids)
-    raw, gzipped = index_sizes(index)
-    timer.done("search", f"index {raw:,} bytes, {gzipped:,} gzipped")
-    if gzipped > config.search_budget_kb * 1024:
-        timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over the "
-                     f"search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
-    assets = load_assets(options.project / "static", options.project)
-    env = make_environment(options.project / "templates",
-                           options.cache / "templates" if options.cache else None)
-    pages = plan_pages(site, env, asset_urls(assets, Urls(config.base_url)))
-    timer.done("plan", f"{len(pages)} pages, {len(site.tags)} tags")
-    keyed = FilePlan(document_plan(site) + feed_plan(site) + bib_plan(site) + crawler_plan(site))
-    timer.done("files", f"{len(keyed)} search, feed, BibTeX and sitemap files; {len(assets)} assets")
-    before, spare = (made_before(record), spare_folder(record)) if record else ({}, None)
-    produced = Chained((pages, keyed))
-    written = write_site(index + assets, options.out, produced, options.workers, before, spare)
+    # why: the index is built in a forked process meanwhile, on the core the rest leaves idle
+    with Background(partial(search_index, site, kept_file(record, "terms") if record else None),
+                    fork=options.workers > 1 and len(site.papers) >= SEARCH_FORK_FROM) as index:
+        assets = load_assets(options.project / "static", options.project)
+        env = make_environment(options.project / "templates",
+                               options.cache / "templates" if options.cache else None)
+        pages = plan_pages(site, env, asset_urls(assets, Urls(config.base_url)))
+        timer.done("plan", f"{len(pages)} pages, {len(site.tags)} tags")
+        keyed = FilePlan(document_plan(site) + feed_plan(site) + bib_plan(site) + crawler_plan(site))
+        timer.done("files", f"{len(keyed)} search, feed, BibTeX and sitemap files; "
+                            f"{len(assets)} assets")
+        before, spare = (made_before(record), spare_folder(record)) if record else ({}, None)
+        produced = Chained((pages, keyed))
+        written = write_site(assets, options.out, produced, options.workers, before, spare,
+                             later=lambda: _search_files(index.result(), config, timer))
     if record:
         entries.save()
-        keep_term_ids(term_ids, kept_file(record, "terms"))
         remember_made(record, written.stamps)
         if unchanged_since(_inputs(options), scan):  # why: an edit during the build is not in it
             remember(record, options.out, key, written.files)
     timer.done("write", f"{len(produced) - written.reused} pages and files made; {written.written} "
                         f"written, {written.unchanged} unchanged")
     return written
+
+
+SEARCH_FORK_FROM = 200
+"""Fewer papers than this and the index is built in this process: a fork would cost more."""
+
+
+def _search_files(index: SearchIndex, config: SiteConfig, timer: StageTimer) -> list[OutputFile]:
+    """The index's files, once its stage is reported (with its own time: it ran alongside)."""
+    timer.alongside("search", index.seconds, f"index {index.raw:,} bytes, {index.gzipped:,} gzipped")
+    if index.gzipped > config.search_budget_kb * 1024:
+        timer.report(f"  warning: the search index is {index.gzipped // 1024:,} KB gzipped, over "
+                     f"the search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
+    return index.files
 
 
 @contextmanager

@@ -214,3 +214,28 @@ def test_a_spare_in_an_odd_state_still_gives_the_exact_site(tmp_path):
 
 def tree_of(files):
     return {f.path: f.data for f in files}
+
+
+def test_later_files_are_asked_for_once_the_produced_ones_are_placed(tmp_path):
+    produced = Counted(2)
+
+    def index_made_meanwhile():
+        assert produced.made == [0, 1]
+        return [OutputFile("search/index.json", b"{}")]
+
+    report = write_site(site_files(), tmp_path / "out", produced, later=index_made_meanwhile)
+    assert tree(tmp_path / "out")["search/index.json"] == b"{}"
+    assert report.written == 6
+
+
+def test_a_failure_to_give_the_later_files_leaves_the_old_site(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_files(), out)
+
+    def failed():
+        raise RuntimeError("the index could not be built")
+
+    with pytest.raises(RuntimeError):
+        write_site(site_files(**{"index.html": b"new"}), out, Counted(2), later=failed)
+    assert tree(out) == {".nojekyll": b"", "index.html": b"home", "a/index.html": b"a"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -9,11 +9,12 @@ import pytest
 import generator.memo as memo_module
 import generator.output as output_module
 import generator.papers as papers_module
+import generator.pipeline as pipeline_module
 from factories import REPO, paper_source, write_content
 from generator.errors import BuildFailed
 from generator.freshness import Inputs, Scan, fingerprint
 from generator.papers import load_papers
-from generator.pipeline import BuildOptions, build
+from generator.pipeline import BuildOptions, StageTimer, build
 
 
 def content_with(tmp_path, count=3, **extra):
@@ -128,6 +129,7 @@ def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, mo
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
     monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
     monkeypatch.setattr(output_module, "PARALLEL_FROM", 2)  # pages rendered by workers too
+    monkeypatch.setattr(pipeline_module, "SEARCH_FORK_FROM", 2)  # the index built alongside
     content = REPO / "content"
 
     def files(out):
@@ -135,8 +137,11 @@ def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, mo
 
     build(BuildOptions(content=content, out=tmp_path / "clean", project=REPO))
     for _ in range(2):  # the second build reads every paper back from the cache
+        shutil.rmtree(tmp_path / "cached", ignore_errors=True)  # why: else it has nothing to do
+        timer = StageTimer()
         build(BuildOptions(content=content, out=tmp_path / "cached", project=REPO,
-                           cache=tmp_path / "cache", workers=2))
+                           cache=tmp_path / "cache", workers=2), timer)
+        assert [stage for stage, _, _ in timer.stages] == ["papers", "plan", "files", "search", "write"]
     assert files(tmp_path / "cached") == files(tmp_path / "clean")
 
 
