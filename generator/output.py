@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Callable, NamedTuple, Protocol
+from typing import Callable, Iterator, NamedTuple, Protocol
 
 from . import urls as paths
+from .background import Background
 from .freshness import files_below
 from .staging import claim, remove_files, retire, temp_prefix
 from .records import OutputFile
@@ -63,32 +67,63 @@ PARALLEL_FROM = 200
 
 def write_site(files: list[OutputFile], out: Path, produced: Producer | None = None,
                workers: int = 1, before: Stamps | None = None, spare: Path | None = None,
-               later: Callable[[], list[OutputFile]] = list) -> WriteReport:
+               later: Callable[[], list[OutputFile]] = list,
+               staged: Callable[[], Job] | None = None) -> WriteReport:
     """Make `out` hold exactly `files`, the produced ones and those `later` gives once the
     others are placed (files made meanwhile elsewhere); a failure leaves the previous `out`
     as it was. Produced files are made and written by `workers` processes, except those
     whose key and file are as the last build's `before` stamps say: those are linked. With a
-    `spare` folder, the retired site is kept there and staged in next time (see staging.py)."""
-    _check_replaceable(out)
-    old, inodes = _existing(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging, mirrored = claim(out, spare, inodes)
-    job = Job(staging, old, mirrored)
+    `spare` folder, the retired site is kept there and staged in next time (see staging.py);
+    `staged` gives stage_site(out, spare) if it was called already, meanwhile."""
+    job = staged() if staged else stage_site(out, spare)
     try:
         placed = [_place_file(f, job) for f in files]
         placed += _place_produced(produced, job, before or {}, workers) if produced else []
         placed += [_place_file(f, job) for f in later()]
-        report = _report(placed, old)
-        if mirrored:
-            remove_files(staging, set(old) - {p.path for p in placed})
+        report = _report(placed, job.old)
+        if job.mirrored:
+            remove_files(job.staging, set(job.old) - {p.path for p in placed})
         if report.written or report.removed:
-            _swap(staging, out, spare)
+            _swap(job.staging, out, spare)
         else:  # why: the site is already exactly this; leave every file and folder untouched
-            retire(staging, spare)
+            retire(job.staging, spare)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(job.staging, ignore_errors=True)
         raise
     return report
+
+
+def stage_site(out: Path, spare: Path | None) -> Job:
+    """The folder a new `out` is put together in, and what `out` holds now. OutputRefused if
+    `out` is not a site this generator built. The spare, if any, is brought up to date as a
+    mirror of `out` (see staging.py); a build that fails before writing gives it back with
+    unstage()."""
+    _check_replaceable(out)
+    old, inodes = _existing(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging, mirrored = claim(out, spare, inodes)
+    return Job(staging, old, mirrored)
+
+
+@contextmanager
+def staged_meanwhile(out: Path, spare: Path | None, fork: bool) -> Iterator[Callable[[], Job]]:
+    """stage_site(out, spare) forked now (`fork`), or else called when first asked for; a
+    build that fails before it writes keeps the staged folder as the spare, as it was."""
+    with Background(partial(stage_site, out, spare), fork=fork) as staging:
+        try:
+            yield staging.result
+        except BaseException:
+            if staging.begun:
+                with contextlib.suppress(Exception):  # why: the build's own error matters
+                    _give_back(staging.result(), spare)
+            raise
+
+
+def _give_back(job: Job, spare: Path | None) -> None:
+    """Keep a staged folder that was never written as the spare (write_site, once called,
+    swaps it into place, retires it or deletes it: then it is gone)."""
+    if job.staging.is_dir():
+        retire(job.staging, spare)
 
 
 class Job(NamedTuple):

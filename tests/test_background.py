@@ -15,7 +15,7 @@ class Unpicklable:
 def test_a_forked_call_gives_what_the_call_gives_here():
     here = Background(lambda: {"pid": 1, "data": b"x" * 300_000}, fork=False).result()
     with Background(lambda: {"pid": 1, "data": b"x" * 300_000}, fork=True) as forked:
-        assert forked.result() == here  # more than a pipe holds at once
+        assert forked.result() == here
 
 
 def test_a_forked_call_runs_in_another_process_that_sees_this_ones_memory():
@@ -35,9 +35,14 @@ def test_an_error_in_the_child_is_raised_with_where_it_happened():
     assert "in fails" in "".join(raised.value.__notes__)
 
 
-def test_an_error_here_is_raised_at_once():
+def test_a_call_not_forked_runs_when_its_result_is_asked_for():
+    calls = []
+    here = Background(lambda: calls.append(1) or len(calls), fork=False)
+    assert calls == []
+    assert here.result() == 1
+    assert here.result() == 1 and calls == [1]
     with pytest.raises(ZeroDivisionError):
-        Background(lambda: 1 / 0, fork=False)
+        Background(lambda: 1 / 0, fork=False).result()
 
 
 def test_a_child_that_dies_without_answering_is_an_error():

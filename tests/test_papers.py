@@ -129,7 +129,7 @@ def test_cached_parallel_build_and_clean_build_give_identical_bytes(tmp_path, mo
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
     monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
     monkeypatch.setattr(output_module, "PARALLEL_FROM", 2)  # pages rendered by workers too
-    monkeypatch.setattr(pipeline_module, "SEARCH_FORK_FROM", 2)  # the index built alongside
+    monkeypatch.setattr(pipeline_module, "FORK_FROM", 2)  # the index built alongside
     content = REPO / "content"
 
     def files(out):

@@ -1,0 +1,58 @@
+import pytest
+
+import generator.pipeline as pipeline_module
+from factories import REPO, paper_source, write_content
+from generator.errors import BuildFailed
+from generator.output import temp_folders
+from generator.pipeline import BuildOptions, StageTimer, build
+
+
+def files(out):
+    return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def edit(content, number):
+    (content / "papers" / "p1.md").write_text(paper_source(title=f"Edited {number}", tags=["llm"]))
+
+
+@pytest.fixture
+def forked(monkeypatch):
+    """Staging and the search index forked, as at 10,000 papers."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
+    monkeypatch.setattr(pipeline_module, "FORK_FROM", 2)
+
+
+def options(content, out, cache=None, workers=2):
+    return BuildOptions(content=content, out=out, project=REPO, cache=cache, workers=workers)
+
+
+def test_a_site_staged_and_indexed_alongside_is_the_site_made_here(tmp_path, forked):
+    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}", tags=["llm"])
+                                       for i in range(3)})
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    for number in range(3):  # the third build stages into the spare the second left
+        edit(content, number)
+        timer = StageTimer()
+        build(options(content, out, cache), timer)
+        assert [stage for stage, _, _ in timer.stages] == ["papers", "plan", "files", "search", "write"]
+        build(options(content, tmp_path / "here", workers=1))
+        assert files(out) == files(tmp_path / "here")
+    assert temp_folders(out) == set()
+
+
+def test_a_build_that_fails_after_staging_keeps_the_spare_and_the_site(tmp_path, forked):
+    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}") for i in range(3)})
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    for number in range(2):
+        edit(content, number)
+        build(options(content, out, cache))
+    spares = list(cache.rglob("*.spare"))
+    assert len(spares) == 1
+    before = files(out)
+    (content / "papers" / "p2.md").write_text("---\ntitle: [unclosed\n---\n")
+    with pytest.raises(BuildFailed):
+        build(options(content, out, cache))
+    assert files(out) == before
+    assert temp_folders(out) == set()
+    assert spares[0].is_dir() and files(spares[0])  # kept for the next build to stage in
+
