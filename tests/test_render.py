@@ -196,3 +196,14 @@ def test_templates_compiled_once_are_read_back_by_the_next_build(tmp_path, monke
     env = make_environment(REPO / "templates", tmp_path)
     monkeypatch.setattr(env, "compile", compile_again)
     assert env.get_template("paper.html").name == "paper.html"  # read back, not compiled
+
+
+def test_templates_read_dict_keys_and_attributes_as_jinja_does():
+    env = make_environment(REPO / "templates")
+    plain = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    source = "{{ d.title }} {{ d.items is callable }} {{ d['items'] }} {{ n.real }} {{ d.tags[0].name }}"
+    context = {"d": {"title": "T", "items": "a key named like a dict method", "tags": [{"name": "llm"}]},
+               "n": 3}
+    assert env.from_string(source).render(context) == plain.from_string(source).render(context)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ d.missing }}").render(context)
