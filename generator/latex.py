@@ -26,7 +26,7 @@ _MATHML_TAGS = frozenset(
 
 _TEXT_RUN = re.compile(r'[^\\${}]+')
 _WORD = re.compile(r'[A-Za-z]+')
-_SPACE = re.compile(r'[ \t\n\r\f\v]+')
+_ASCII_SPACES = str.maketrans('\t\n\r\f\v', '     ')
 _CONTROL = re.compile(r'[\x00-\x08\x0b\x0e-\x1f\x7f]')
 _PARA = re.compile(r'\n[ \t\r\f\v]*\n')
 _BARE_URL = re.compile(r'https?://[^\s<>"]+')
@@ -59,14 +59,33 @@ def render_abstract(text: str) -> tuple[str, str]:
     parsed = [_parse(p) for p in _paragraphs(text)]
     paras = (_html(toks).strip() for toks in parsed)
     # why: unknown macros stay visible in HTML, but plain text must not carry `\macro`
-    texts = (' '.join(_MACRO_SLASH.sub('', _text(toks)).split()) for toks in parsed)
+    texts = (' '.join(_without_macro_slashes(_text(toks)).split()) for toks in parsed)
     return ('\n'.join(f'<p>{p}</p>' for p in paras if p), '\n\n'.join(t for t in texts if t))
 
 
 def _paragraphs(text) -> list:
     """Split into blank-line separated paragraphs with whitespace runs collapsed to one space."""
     text = _CONTROL.sub('', '' if text is None else str(text)).replace('\r\n', '\n').replace('\r', '\n')
-    return [_SPACE.sub(' ', p).strip() for p in _PARA.split(text)]
+    return [_one_space(p).strip() for p in _PARA.split(text)]
+
+
+# why: the three helpers below give what one regex substitution gives, faster (an abstract
+# is checked in ~1.4 ms, of which these substitutions took ~0.1 ms): most text has no run
+# of spaces, no `*` and no backslash, and a regex substitution scans it whole even so.
+def _one_space(s: str) -> str:
+    """Each run of ASCII whitespace (space, tab, line and page breaks) as one space."""
+    s = s.translate(_ASCII_SPACES)
+    while '  ' in s:
+        s = s.replace('  ', ' ')
+    return s
+
+
+def _without_macro_slashes(s: str) -> str:
+    return _MACRO_SLASH.sub('', s) if '\\' in s else s
+
+
+def _emphasis(s: str, replacement) -> str:
+    return _EMPHASIS.sub(replacement, s) if '*' in s else s
 
 
 def _scan(s: str, i: int, closer: str) -> int:
@@ -200,7 +219,7 @@ def _html_text(s: str, links: bool) -> str:
 
 def _emphasis_html(s: str) -> str:
     """Escaped text with OpenReview's Markdown `*emphasis*` as <em>."""
-    return _EMPHASIS.sub(lambda m: f'<em>{m.group(1)}</em>', html.escape(s))
+    return _emphasis(html.escape(s), lambda m: f'<em>{m.group(1)}</em>')
 
 
 def _split_urls(s: str) -> list:
@@ -287,7 +306,7 @@ def _text(toks: list) -> str:
     for tok in toks:
         kind = tok[0]
         if kind == 'text':
-            out.extend(part if is_url else _EMPHASIS.sub(r'\1', _typo(part))
+            out.extend(part if is_url else _emphasis(_typo(part), r'\1')
                        for is_url, part in _split_urls(tok[1]))
         elif kind == 'raw':
             out.append(tok[1])

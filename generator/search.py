@@ -22,12 +22,13 @@ FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes",
 """The indexed fields, in search_texts() order, with their boosts."""
 # why: lunr.py keeps tokens with inner punctuation whole ('e.g.,', '$\texttt{x}$') while
 # lunr.js strips it, so the browser could not find them; index only letters and digits.
-_NON_WORD = re.compile(r"[^\w]+|_+")
+_WORD = re.compile(r"[^\W_]+")
 
 
 def index_text(text: str) -> str:
-    """Text reduced to words separated by single spaces, as both lunr.py and lunr.js see it."""
-    return " ".join(_NON_WORD.sub(" ", text).split())
+    """Text reduced to words (letters and digits) separated by single spaces, as both lunr.py
+    and lunr.js see it."""
+    return " ".join(_WORD.findall(text))
 
 
 def search_texts(paper: Paper) -> list[str]:

@@ -303,3 +303,17 @@ def test_html_renders_openreview_markdown_emphasis():
 
 def test_text_drops_markdown_emphasis_stars():
     assert abstract_to_text("the *Outlier Attack* and a * b") == "the Outlier Attack and a * b"
+
+
+_MIXED = "ab cdé_\t\n\r\f\v  x1-.,$\\{}**\u00a0\u2009ß日本"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_quick_text_helpers_give_what_their_regex_substitutions_give(seed):
+    from generator import latex
+    rng = random.Random(seed)
+    for _ in range(3000):
+        text = "".join(rng.choice(_MIXED) for _ in range(rng.randint(0, 40)))
+        assert latex._one_space(text) == re.sub(r"[ \t\n\r\f\v]+", " ", text)
+        assert latex._without_macro_slashes(text) == latex._MACRO_SLASH.sub("", text)
+        assert latex._emphasis(text, r"<\1>") == latex._EMPHASIS.sub(r"<\1>", text)

@@ -106,3 +106,12 @@ def test_kept_term_ids_start_afresh_once_terms_no_longer_used_outnumber_the_rest
     # 803 terms in use (the author adds two), 801 new each round: 3,206 met by the fourth
     # round, over 2 x 803 + 1,000
     assert met == [803, 1604, 2405, 0]
+
+
+def test_index_text_keeps_runs_of_letters_and_digits_as_the_old_substitution_did():
+    import re
+    rng = random.Random(7)
+    alphabet = "ab cdé_\t\n  x1-.,$\\{}*\u00a0\u2009ß日本"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        assert index_text(text) == " ".join(re.sub(r"[^\w]+|_+", " ", text).split())
