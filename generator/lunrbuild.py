@@ -13,23 +13,18 @@ tests/test_lunrbuild.py checks that, unpacked, it equals `lunr.lunr(...).seriali
 from __future__ import annotations
 
 import itertools
-import re
 from array import array
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Iterator
 
 import numpy as np
 
 from lunr import __TARGET_JS_VERSION__
-from lunr.stemmer import porter_stemmer
-from lunr.stop_word_filter import WORDS as STOP_WORDS
-from lunr.tokenizer import SEPARATOR_CHARS
-from lunr.trimmer import full_re
+
+from .terms import FieldTerms, document_terms
 
 VERSION = __TARGET_JS_VERSION__
 SEARCH_PIPELINE = ["stemmer"]
-_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
 
 
 @dataclass
@@ -63,42 +58,6 @@ class BuiltIndex:
             start = end
 
 
-class _TermMaker(dict):
-    """What lunr's default pipeline (trimmer, stop-word filter, stemmer) makes of each word:
-    a dict from word to term (None: no term), filled as words are first seen."""
-
-    def __call__(self, text: str) -> list[str]:
-        # why: map over the dict's own lookup keeps the loop in C; only new words run Python
-        return [term for term in map(self.__getitem__, _SEPARATORS.split(text.lower()))
-                if term is not None]
-
-    def __missing__(self, word: str) -> str | None:
-        match = full_re.match(word)
-        trimmed = match.group(1) if match else word
-        term = None if not trimmed or trimmed in STOP_WORDS else porter_stemmer.stem(trimmed)
-        self[word] = term
-        return term
-
-
-_TERMS = _TermMaker()  # why: one memo per process; a digest's vocabulary is bounded
-
-FieldTerms = tuple[str, tuple[int, ...]]
-"""One field's terms, joined by spaces in first-seen order (as lunr's dict keeps them), and
-their counts. A term never holds a space (spaces separate words). Kept with each paper between
-builds, it loads as two objects instead of a tuple per term: reading 10,000 cached papers back
-took three times as long with (term, count) pairs."""
-
-
-def document_terms(texts: list[str | None]) -> tuple[FieldTerms, ...]:
-    """What lunr indexes of one document, given one text per field: the per-document half of
-    the build, which callers may compute in parallel and keep between builds."""
-    return tuple(_counted(Counter(_TERMS(text))) if text is not None else ("", ()) for text in texts)
-
-
-def _counted(counter: Counter[str]) -> FieldTerms:
-    return " ".join(counter), tuple(counter.values())
-
-
 def build(documents: Iterable[list[str | None]], fields: list[str],
           boosts: list[float]) -> BuiltIndex:
     """Index documents given as one text per field; a document's ref is its position."""
@@ -122,7 +81,7 @@ then the terms' ids, field after field, then their counts."""
 class TermIds:
     """Every term met, given an id in the order met, and documents' terms as those ids.
 
-    Kept between builds (see search.py), so that a rebuild reads only the changed documents'
+    Kept between builds (see searchindex.py), so that a rebuild reads only the changed documents'
     words: at 10,000 papers, naming 1.2 million words by dict lookups took ~0.6 s of every
     build. An id is only a short name for a term and may differ from build to build:
     build_from_ids derives lunr's numbering from the documents, whatever their ids."""

@@ -14,7 +14,7 @@ from .background import Background
 from .freshness import (Inputs, Scan, fingerprint, fresh_files, kept_file, made_before,
                         record_path, remember, remember_made, spare_folder, unchanged_since)
 from .output import Job, WriteReport, staged_meanwhile, write_site
-from .records import OutputFile, SiteConfig
+from .records import OutputFile, Site, SiteConfig
 from .urls import Urls
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
     from .memo import KeptValues
     from .papers import collections_paused, load_papers
     from .render import make_environment, plan_pages
-    from .search import document_plan, search_index
+    from .search import document_plan
     from .sitemap import crawler_plan
     from .site import build_site, updated_time
     config = load_config(options.content, options.base_url)
@@ -113,7 +113,7 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
     site = build_site(papers, config, updated_time(papers), entries)
     timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
     # why: the index is built in a forked process meanwhile, on the core the rest leaves idle
-    with Background(partial(search_index, site, kept_file(record, "terms") if record else None),
+    with Background(partial(_search_index, site, kept_file(record, "terms") if record else None),
                     fork=_fork(options, len(site.papers))) as index:
         assets = load_assets(options.project / "static", options.project)
         env = make_environment(options.project / "templates",
@@ -145,6 +145,13 @@ would cost more than the work."""
 
 def _fork(options: BuildOptions, size: int) -> bool:
     return options.workers > 1 and size >= FORK_FROM
+
+
+def _search_index(site: Site, kept: Path | None) -> SearchIndex:
+    # why: the index needs numpy, ~0.15 s to import: imported here, in the forked process
+    # that builds the index, it is off the path of a one-edit rebuild
+    from .searchindex import search_index
+    return search_index(site, kept)
 
 
 def _search_files(index: SearchIndex, config: SiteConfig, timer: StageTimer) -> list[OutputFile]:

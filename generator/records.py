@@ -125,7 +125,7 @@ class Paper:
     draft: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     search_terms: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    """What the search index holds of it, per indexed field (see search.paper_terms); made when
+    """What the search index holds of it, per indexed field (see terms.paper_terms); made when
     the paper is checked, so it is computed in parallel and cached. Empty: not made yet."""
     cite_base: str = ""
     """Its citation key before a letter tells it from another paper's (see bibtex.base_key);

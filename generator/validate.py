@@ -14,7 +14,7 @@ from .latex import render_abstract
 from .links import LinkProblem, arxiv_base, build_links, resolve
 from .notes import html_to_text, notes_to_html
 from .records import LINK_KINDS, Paper, SourceDoc, Tag
-from .search import paper_terms
+from .terms import paper_terms
 
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "tags", "links", "tldr",
               "draft", "extra"}

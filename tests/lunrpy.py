@@ -2,7 +2,7 @@
 
 from lunr import lunr
 
-from generator.search import FIELDS, search_texts
+from generator.terms import FIELDS, search_texts
 
 
 def lunr_py_index(texts: list[list[str]]) -> dict:
@@ -14,5 +14,5 @@ def lunr_py_index(texts: list[list[str]]) -> dict:
 
 
 def lunr_py_index_of(papers) -> dict:
-    """lunr.py's index of papers, as search.build_index indexes them."""
+    """lunr.py's index of papers, as searchindex.build_index indexes them."""
     return lunr_py_index([search_texts(paper) for paper in papers])

@@ -7,7 +7,8 @@ from factories import REPO
 from generator.content import load_documents
 from generator.lunrbuild import build
 from generator.lunrpack import pack, unpack
-from generator.search import FIELDS, build_index
+from generator.searchindex import build_index
+from generator.terms import FIELDS
 from generator.validate import validate
 from lunrpy import lunr_py_index, lunr_py_index_of
 

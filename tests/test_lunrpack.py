@@ -6,7 +6,8 @@ from lunr.index import Index
 
 from factories import make_paper
 from generator.lunrpack import FORMAT, number_text, pack, packed_json, text_numbers, unpack
-from generator.search import build_index, to_json
+from generator.search import to_json
+from generator.searchindex import build_index
 from lunrpy import lunr_py_index_of
 
 

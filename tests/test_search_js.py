@@ -11,7 +11,7 @@ import pytest
 from factories import REPO, make_paper
 from generator.content import load_documents
 from generator.lunrpack import pack
-from generator.search import build_index
+from generator.searchindex import build_index
 from generator.validate import validate
 from lunrpy import lunr_py_index_of
 

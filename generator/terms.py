@@ -1,0 +1,82 @@
+"""The words of a paper that search finds: its text per field, as lunr makes terms of it.
+
+Worked out once per paper, when it is checked (validate.py), and kept with it; the index is
+built from these terms (lunrbuild.py). Kept apart from the index builder, which needs numpy
+(~0.15 s to import): a rebuild checks the edited paper here and builds the index in a
+forked process, which imports numpy there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lunr.stemmer import porter_stemmer
+from lunr.stop_word_filter import WORDS as STOP_WORDS
+from lunr.tokenizer import SEPARATOR_CHARS
+from lunr.trimmer import full_re
+
+from .records import Paper
+
+FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes", 1))
+"""The indexed fields, in search_texts() order, with their boosts."""
+# why: lunr.py keeps tokens with inner punctuation whole ('e.g.,', '$\texttt{x}$') while
+# lunr.js strips it, so the browser could not find them; index only letters and digits.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def index_text(text: str) -> str:
+    """Text reduced to words (letters and digits) separated by single spaces, as both lunr.py
+    and lunr.js see it."""
+    return " ".join(_WORD.findall(text))
+
+
+def search_texts(paper: Paper) -> list[str]:
+    """The text lunr indexes for one paper, one string per field of FIELDS."""
+    return [index_text(paper.title), index_text(" ".join(paper.authors)),
+            index_text(" ".join(tag.name for tag in paper.tags)),
+            index_text(paper.abstract_text), index_text(paper.notes_text)]
+
+
+def paper_terms(paper: Paper) -> tuple[FieldTerms, ...]:
+    """The terms lunr indexes for one paper, counted, per field of FIELDS."""
+    return document_terms(search_texts(paper))
+
+
+_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
+
+
+class _TermMaker(dict):
+    """What lunr's default pipeline (trimmer, stop-word filter, stemmer) makes of each word:
+    a dict from word to term (None: no term), filled as words are first seen."""
+
+    def __call__(self, text: str) -> list[str]:
+        # why: map over the dict's own lookup keeps the loop in C; only new words run Python
+        return [term for term in map(self.__getitem__, _SEPARATORS.split(text.lower()))
+                if term is not None]
+
+    def __missing__(self, word: str) -> str | None:
+        match = full_re.match(word)
+        trimmed = match.group(1) if match else word
+        term = None if not trimmed or trimmed in STOP_WORDS else porter_stemmer.stem(trimmed)
+        self[word] = term
+        return term
+
+
+_TERMS = _TermMaker()  # why: one memo per process; a digest's vocabulary is bounded
+
+FieldTerms = tuple[str, tuple[int, ...]]
+"""One field's terms, joined by spaces in first-seen order (as lunr's dict keeps them), and
+their counts. A term never holds a space (spaces separate words). Kept with each paper between
+builds, it loads as two objects instead of a tuple per term: reading 10,000 cached papers back
+took three times as long with (term, count) pairs."""
+
+
+def document_terms(texts: list[str | None]) -> tuple[FieldTerms, ...]:
+    """What lunr indexes of one document, given one text per field: the per-document half of
+    the build, which callers may compute in parallel and keep between builds."""
+    return tuple(_counted(Counter(_TERMS(text))) if text is not None else ("", ()) for text in texts)
+
+
+def _counted(counter: Counter[str]) -> FieldTerms:
+    return " ".join(counter), tuple(counter.values())
