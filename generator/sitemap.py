@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from html import escape
 
 from . import urls as paths
 from .keyed import KeyedFile
@@ -49,8 +49,9 @@ def sitemap(entries: list[tuple[str, str]]) -> bytes:
     """sitemap.xml listing (absolute URL, last-modified day) pairs, laid out as xml_document
     lays out a tree. Written as text: one edit remakes it, and ElementTree took ~60 ms of a
     10,000-paper rebuild to build and lay out the tree; this takes a tenth of that."""
-    urls = "".join(f" <url>\n  <loc>{escape(loc)}</loc>\n  <lastmod>{escape(lastmod)}</lastmod>\n"
-                   " </url>\n" for loc, lastmod in entries)
+    # why: html.escape, not xml.sax.saxutils's, which imports urllib and ssl (~15 ms a build)
+    urls = "".join(f" <url>\n  <loc>{escape(loc, False)}</loc>\n  <lastmod>{escape(lastmod, False)}"
+                   "</lastmod>\n </url>\n" for loc, lastmod in entries)
     return DECLARATION + f'<urlset xmlns="{SITEMAP_NS}">\n{urls}</urlset>\n'.encode("utf-8")
 
 
