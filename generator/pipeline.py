@@ -139,8 +139,9 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
 
 
 FORK_FROM = 200
-"""Papers (or input files) from which work is forked to go on alongside: below, a fork
-would cost more than the work."""
+"""Papers (for the index) or input files (for staging, which has work only with a cache
+folder's spare) from which work is forked to go on alongside: below, a fork would cost
+more than the work."""
 
 
 def _fork(options: BuildOptions, size: int) -> bool:
@@ -148,8 +149,8 @@ def _fork(options: BuildOptions, size: int) -> bool:
 
 
 def _search_index(site: Site, kept: Path | None) -> SearchIndex:
-    # why: the index needs numpy, ~0.15 s to import: imported here, in the forked process
-    # that builds the index, it is off the path of a one-edit rebuild
+    # why: the index needs numpy, ~0.15 s to import: imported here, it is imported by the
+    # forked process that builds the index (when there is one), off a rebuild's path
     from .searchindex import search_index
     return search_index(site, kept)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,13 +55,25 @@ def _compiled_templates(folder: Path) -> jinja2.BytecodeCache:
     """Jinja's own cache of compiled templates, under this code's version: compiling the
     templates took ~0.1 s of every rebuild, more than rendering the pages an edit changes.
     Jinja checks each template's source against what it compiled, and the options the
-    environment compiles with are in the code, so the folder is this code's alone."""
+    environment compiles with are in the code, so the folder is this code's alone. Other
+    versions' folders go once unused for a day (a preview server may still run one)."""
     here = folder / code_version()
-    here.mkdir(parents=True, exist_ok=True)
-    for other in folder.iterdir():
-        if other != here:
-            shutil.rmtree(other, ignore_errors=True)
-    return jinja2.FileSystemBytecodeCache(str(here))
+    with contextlib.suppress(OSError):
+        here.mkdir(parents=True, exist_ok=True)
+        stale = time.time() - 24 * 3600
+        for other in folder.iterdir():
+            if other != here and other.stat().st_mtime < stale:
+                shutil.rmtree(other, ignore_errors=True)
+    return _KeptTemplates(str(here))
+
+
+class _KeptTemplates(jinja2.FileSystemBytecodeCache):
+    """A template that cannot be kept (a cache folder removed or read-only) is compiled
+    again next time, not a failed build."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,8 @@ def search_files(site: Site) -> list[OutputFile]:
 
 def search_index(site: Site, kept: Path | None) -> SearchIndex:
     """index_files(), naming terms with the ids kept at `kept` by the last build (and keeping
-    this build's there), with the sizes a reader downloads; a pure step, for a forked process."""
+    this build's there), with the sizes a reader downloads. The build runs it in a forked
+    process while the pages are written (pipeline.py)."""
     started = time.perf_counter()
     term_ids = kept_term_ids(kept)
     files = index_files(site, term_ids)

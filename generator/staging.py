@@ -23,18 +23,35 @@ from .freshness import files_below
 def claim(out: Path, spare: Path | None, current: dict[str, int]) -> tuple[Path, bool]:
     """A staging folder beside `out` and whether it already mirrors the current site (whose
     files' inodes are `current`, by path); a new empty folder if there is no usable spare."""
+    staging, taken = take_spare(out, spare)
+    return staging, taken and mirror_or_empty(staging, out, current)
+
+
+def take_spare(out: Path, spare: Path | None) -> tuple[Path, bool]:
+    """A staging folder beside `out`: the spare, moved there (True), or a new empty one."""
     staging = _new_folder(out)
     if spare is None or not spare.is_dir():
         return staging, False
     try:
         staging.rmdir()
         os.rename(spare, staging)
-        _mirror(staging, out, current)
         return staging, True
     except OSError:  # why: a spare in another file system or in an odd state; start afresh
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(spare, ignore_errors=True)
         return _new_folder(out), False
+
+
+def mirror_or_empty(staging: Path, out: Path, current: dict[str, int]) -> bool:
+    """Make the taken spare `staging` mirror the current site; True once it does. If it
+    cannot, it is emptied instead (False), and stays where it is."""
+    try:
+        _mirror(staging, out, current)
+        return True
+    except OSError:  # why: a spare in an odd state; start afresh, in the same place
+        shutil.rmtree(staging, ignore_errors=True)
+        _new_folder(out, staging)
+        return False
 
 
 def retire(folder: Path, spare: Path | None) -> None:
@@ -67,8 +84,13 @@ def temp_prefix(out: Path, kind: str) -> str:
     return f".{out.name}.{kind}-"
 
 
-def _new_folder(out: Path) -> Path:
-    staging = Path(tempfile.mkdtemp(prefix=temp_prefix(out, "tmp"), dir=out.parent))
+def _new_folder(out: Path, where: Path | None = None) -> Path:
+    """A new empty staging folder: at `where`, or a fresh temporary name beside `out`."""
+    if where is None:
+        staging = Path(tempfile.mkdtemp(prefix=temp_prefix(out, "tmp"), dir=out.parent))
+    else:
+        staging = where
+        staging.mkdir()
     staging.chmod(0o755)  # why: mkdtemp makes it private; a web server must read the site.
     return staging
 

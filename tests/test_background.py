@@ -57,12 +57,17 @@ def test_a_value_that_cannot_be_sent_back_is_an_error():
             forked.result()
 
 
-def test_leaving_the_block_early_stops_the_child():
+def test_leaving_the_block_early_waits_for_the_child_to_finish(tmp_path):
+    done = tmp_path / "done"
+
+    def slow_write():
+        time.sleep(0.3)
+        done.write_text("all of it")
+
     with pytest.raises(KeyError):
-        with Background(lambda: time.sleep(60), fork=True) as forked:
-            process = forked._process
+        with Background(slow_write, fork=True):
             raise KeyError("the build failed meanwhile")
-    assert not process.is_alive()
+    assert done.read_text() == "all of it"  # not stopped halfway
 
 
 def test_the_result_can_be_asked_again():
@@ -71,18 +76,32 @@ def test_the_result_can_be_asked_again():
         assert forked.result() == 42
 
 
-def test_a_child_stopped_early_ends_quietly(capfd):
-    # as the preview server has it: SIGTERM raises KeyboardInterrupt (preview._stop_on_signals)
-    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        _stop_a_child_early()
-    finally:
-        signal.signal(signal.SIGTERM, before)
+def test_a_ctrl_c_leaves_the_child_to_finish_quietly(capfd):
+    with Background(lambda: time.sleep(0.5) or "finished", fork=True) as forked:
+        time.sleep(0.2)  # the child is at work
+        os.kill(forked._process.pid, signal.SIGINT)  # as Ctrl-C reaches the process group
+        assert forked.result() == "finished"
     assert "Traceback" not in capfd.readouterr().err
 
 
-def _stop_a_child_early():
-    with pytest.raises(KeyError):
-        with Background(lambda: time.sleep(60), fork=True):
-            time.sleep(0.2)  # the child is at work
-            raise KeyError("the build failed meanwhile")
+class LinedError(Exception):
+    def __init__(self, line, message):
+        super().__init__(f"{line}: {message}")
+
+
+def test_an_error_that_cannot_be_made_again_in_the_parent_comes_back_as_text():
+    def fails():
+        raise LinedError(7, "bad input")
+
+    with Background(fails, fork=True) as forked:
+        with pytest.raises(RuntimeError, match="7: bad input"):
+            forked.result()
+
+
+def test_without_a_fork_the_call_runs_here(monkeypatch):
+    def no_room(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("tempfile.TemporaryFile", no_room)
+    with Background(os.getpid, fork=True) as forked:
+        assert forked.result() == os.getpid()

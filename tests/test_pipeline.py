@@ -1,5 +1,8 @@
+import time
+
 import pytest
 
+import generator.output as output_module
 import generator.pipeline as pipeline_module
 from factories import REPO, paper_source, write_content
 from generator.errors import BuildFailed
@@ -40,7 +43,15 @@ def test_a_site_staged_and_indexed_alongside_is_the_site_made_here(tmp_path, for
     assert temp_folders(out) == set()
 
 
-def test_a_build_that_fails_after_staging_keeps_the_spare_and_the_site(tmp_path, forked):
+def test_a_build_that_fails_after_staging_keeps_the_spare_and_the_site(tmp_path, forked,
+                                                                      monkeypatch):
+    real = output_module._mirrored
+
+    def slow_mirror(*args):  # still linking when the build fails
+        time.sleep(0.3)
+        return real(*args)
+
+    monkeypatch.setattr(output_module, "_mirrored", slow_mirror)
     content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}") for i in range(3)})
     out, cache = tmp_path / "site", tmp_path / "cache"
     for number in range(2):
@@ -55,4 +66,4 @@ def test_a_build_that_fails_after_staging_keeps_the_spare_and_the_site(tmp_path,
     assert files(out) == before
     assert temp_folders(out) == set()
     assert spares[0].is_dir() and files(spares[0])  # kept for the next build to stage in
-
+    assert not [p for p in cache.rglob(".*") if spares[0] not in p.parents]  # none half-written

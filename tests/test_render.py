@@ -1,10 +1,14 @@
 import datetime as dt
+import os
+import shutil
+import time
 
 import jinja2
 import pytest
 
 from factories import ASSETS, REPO, make_paper, make_site, pages_of
 from generator.records import Link
+from generator.memo import code_version
 from generator.render import excerpt, human_date, make_environment
 
 
@@ -182,9 +186,11 @@ def test_a_title_in_another_language_is_marked_so_screen_readers_say_it_right():
 
 
 def test_templates_compiled_once_are_read_back_by_the_next_build(tmp_path, monkeypatch):
-    (tmp_path / "old-version").mkdir()
+    for name, age in (("unused-for-days", 3 * 86400), ("in-use-elsewhere", 60)):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (time.time() - age, time.time() - age))
     make_environment(REPO / "templates", tmp_path).get_template("paper.html")
-    assert not (tmp_path / "old-version").exists()  # another code version's are removed
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([code_version(), "in-use-elsewhere"])
 
     def compile_again(*args, **kwargs):
         raise AssertionError("compiled again")
@@ -207,3 +213,9 @@ def test_templates_read_dict_keys_and_attributes_as_jinja_does():
     assert env.from_string(source).render(context) == plain.from_string(source).render(context)
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ d.missing }}").render(context)
+
+
+def test_a_template_cache_that_cannot_be_written_fails_no_build(tmp_path):
+    env = make_environment(REPO / "templates", tmp_path / "templates")
+    shutil.rmtree(tmp_path / "templates")  # as another build pruning it would
+    assert env.get_template("paper.html").name == "paper.html"
