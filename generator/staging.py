@@ -43,8 +43,8 @@ def take_spare(out: Path, spare: Path | None) -> tuple[Path, bool]:
 
 
 def mirror_or_empty(staging: Path, out: Path, current: dict[str, int]) -> bool:
-    """Make the taken spare `staging` mirror the current site; True once it does. If it
-    cannot, it is emptied instead (False), and stays where it is."""
+    """Make `staging` (the spare, taken, or a new empty folder) mirror the current site; True
+    once it does. If it cannot, it is emptied instead (False), and stays where it is."""
     try:
         _mirror(staging, out, current)
         return True
