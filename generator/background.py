@@ -1,8 +1,9 @@
 """One piece of work done in a forked process while this one goes on with the rest.
 
-A one-edit rebuild of a large digest runs on one core: the search index (~0.4 s at 10,000
-papers) is built in a child while the parent plans and writes the pages, so the second core
-of a laptop does it. fork hands the child everything loaded without pickling it; only the
+A one-edit rebuild of a large digest runs on one core. So that the second core of a laptop
+does its share, the search index (~0.4 s at 10,000 papers) is built in a child while the
+parent plans and writes the pages, and the spare site is linked up to date in another while
+the papers load (output.staged_meanwhile). fork hands the child everything loaded without pickling it; only the
 result comes back, pickled into an unnamed temporary file. Not through a pipe: a child
 blocked on a full pipe until the parent reads would live on, and while it lives every page
 the parent writes to is copied (fork's copy-on-write); from a file the child is gone at once.
@@ -36,7 +37,7 @@ class Background(Generic[T]):
         self._call = call
         self._value: tuple[bool, object] | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
-        if fork:
+        if fork and hasattr(os, "fork"):  # why: no fork on Windows; the work is done here
             self._fork()
 
     def _fork(self) -> None:

@@ -24,7 +24,7 @@ class _Environment(jinja2.Environment):
     """Jinja, reading `card.title` from a dict as the key it is, at once.
 
     Every context is made of dicts, and Jinja tries `card.title` as an attribute first: the
-    AttributeError it raises and catches for each took ~30% of rendering a list page's
+    AttributeError it raises and catches for each took over half of rendering a list page's
     cards. The result is Jinja's own: a key named like a dict method is left to Jinja."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
