@@ -183,3 +183,27 @@ def test_without_file_events_the_watcher_polls_as_before(tmp_path, monkeypatch):
         assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
     finally:
         watcher.stop()
+
+
+def test_with_events_a_burst_is_handed_over_without_scanning_again(tmp_path, monkeypatch):
+    files(tmp_path, "a.md")
+    scanned = []
+    real = watch_module.snapshot
+
+    def timed_snapshot(*args):
+        found = real(*args)
+        scanned.append(time.monotonic())
+        return found
+
+    monkeypatch.setattr(watch_module, "snapshot", timed_snapshot)
+    watcher = Watcher([tmp_path], interval=30, quiet=0.3)
+    watcher.start()
+    try:
+        assert watcher.has_events  # inotify on Linux
+        time.sleep(0.2)
+        (tmp_path / "a.md").write_text("edited")
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+        # the last scan is the one the save's events woke: none once the burst went quiet
+        assert time.monotonic() - scanned[-1] >= 0.25
+    finally:
+        watcher.stop()
