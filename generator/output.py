@@ -16,7 +16,7 @@ from typing import Callable, Iterator, NamedTuple, Protocol
 from . import urls as paths
 from .background import Background
 from .freshness import files_below
-from .staging import claim, mirror_or_empty, remove_files, retire, take_spare, temp_prefix
+from .staging import mirror_or_empty, remove_files, retire, take_spare, temp_prefix
 from .records import OutputFile
 
 
@@ -95,28 +95,25 @@ def write_site(files: list[OutputFile], out: Path, produced: Producer | None = N
 
 def stage_site(out: Path, spare: Path | None) -> Job:
     """The folder a new `out` is put together in, and what `out` holds now. OutputRefused if
-    `out` is not a site this generator built. The spare, if any, is brought up to date as a
-    mirror of `out` (see staging.py)."""
-    _check_replaceable(out)
-    old, inodes = _existing(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging, mirrored = claim(out, spare, inodes)
-    return Job(staging, old, mirrored)
+    `out` is not a site this generator built. The staging folder, the spare if there is one,
+    is made a mirror of `out` (see staging.py)."""
+    staging = _take_staging(out, spare)
+    return Job(staging, *_mirrored(out, staging))
 
 
 @contextmanager
 def staged_meanwhile(out: Path, spare: Path | None, fork: bool) -> Iterator[Callable[[], Job]]:
-    """What write_site's `staged` asks for: stage_site(out, spare), with the spare's linking
-    (~0.25 s at 10,000 papers) forked now (`fork`), or else all done when first asked for.
+    """What write_site's `staged` asks for: stage_site(out, spare), with its linking (~0.25 s
+    at 10,000 papers, ~1 s without a spare) forked now (`fork`), or else all done when first
+    asked for.
 
-    Forked, this process takes the spare as the staging folder first, so it always knows
-    where it is: a build that fails before it writes keeps it as the spare again, mirrored
-    or half so (the next build's mirror puts right what differs)."""
+    Forked, this process takes the staging folder first, so it always knows where it is: a
+    build that fails before it writes keeps it as the spare, mirrored or half so (the next
+    build's mirror puts right what differs)."""
     if not fork or not _replaceable(out):
         yield partial(stage_site, out, spare)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging, _ = take_spare(out, spare)
+    staging = _take_staging(out, spare)
     try:
         with Background(partial(_mirrored, out, staging), fork=True) as mirroring:
             yield lambda: Job(staging, *mirroring.result())
@@ -125,10 +122,14 @@ def staged_meanwhile(out: Path, spare: Path | None, fork: bool) -> Iterator[Call
             retire(staging, spare)
 
 
+def _take_staging(out: Path, spare: Path | None) -> Path:
+    _check_replaceable(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return take_spare(out, spare)
+
+
 def _mirrored(out: Path, staging: Path) -> tuple[dict[str, str], bool]:
-    """What `out` holds (see Job.old), and whether `staging` now mirrors it. A new, empty
-    staging folder is made a mirror too: linking the whole site, as the first edit after a
-    cold build must (~1 s at 10,000 papers), is done here, alongside, not by write_site."""
+    """What `out` holds (see Job.old), and whether `staging` now mirrors it."""
     old, inodes = _existing(out)
     return old, mirror_or_empty(staging, out, inodes)
 

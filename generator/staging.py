@@ -1,5 +1,5 @@
-"""The folder a site is staged in before it is swapped into place: the site before last,
-brought up to date, when a build keeps one as a spare; otherwise a new, empty folder.
+"""The folder a site is staged in before it is swapped into place: the site before last, kept
+as a spare, or else a new folder; either is first made a mirror of the current site.
 
 Staging a whole site afresh means making every folder and linking every unchanged file again,
 and retiring the old site means deleting as many: at 10,000 papers, 11,000 of each, seconds of
@@ -20,31 +20,25 @@ from pathlib import Path
 from .freshness import files_below
 
 
-def claim(out: Path, spare: Path | None, current: dict[str, int]) -> tuple[Path, bool]:
-    """A staging folder beside `out` and whether it already mirrors the current site (whose
-    files' inodes are `current`, by path); a new empty folder if there is no usable spare."""
-    staging, taken = take_spare(out, spare)
-    return staging, taken and mirror_or_empty(staging, out, current)
-
-
-def take_spare(out: Path, spare: Path | None) -> tuple[Path, bool]:
-    """A staging folder beside `out`: the spare, moved there (True), or a new empty one."""
+def take_spare(out: Path, spare: Path | None) -> Path:
+    """A staging folder beside `out`: the spare, moved there, or else a new empty one."""
     staging = _new_folder(out)
     if spare is None or not spare.is_dir():
-        return staging, False
+        return staging
     try:
         staging.rmdir()
         os.rename(spare, staging)
-        return staging, True
+        return staging
     except OSError:  # why: a spare in another file system or in an odd state; start afresh
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(spare, ignore_errors=True)
-        return _new_folder(out), False
+        return _new_folder(out)
 
 
 def mirror_or_empty(staging: Path, out: Path, current: dict[str, int]) -> bool:
-    """Make `staging` (the spare, taken, or a new empty folder) mirror the current site; True
-    once it does. If it cannot, it is emptied instead (False), and stays where it is."""
+    """Make `staging` (the spare, taken, or a new empty folder) mirror the current site, whose
+    files' inodes are `current`, by path; True once it does. If it cannot, it is emptied
+    instead (False), and stays where it is."""
     try:
         _mirror(staging, out, current)
         return True
