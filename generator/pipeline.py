@@ -14,7 +14,7 @@ from .background import Background
 from .freshness import (Inputs, Scan, fingerprint, fresh_files, kept_file, made_before,
                         record_path, remember, remember_made, spare_folder, unchanged_since)
 from .output import Job, WriteReport, staged_meanwhile, write_site
-from .records import OutputFile, Site, SiteConfig
+from .records import OutputFile, Paper, SiteConfig
 from .urls import Urls
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
     from .render import make_environment, plan_pages
     from .search import document_plan
     from .sitemap import crawler_plan
-    from .site import build_site, updated_time
+    from .site import build_site, reading_order, updated_time
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
@@ -108,13 +108,14 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
                               scan.hashes)
         if not options.resident:
             gc.freeze()  # why: see rare_collections; frozen before a collection walks it all
-    papers = [p for p in checked if options.drafts or not p.draft]
-    entries = KeptValues(kept_file(record, "bibtex") if record else None)
-    site = build_site(papers, config, updated_time(papers), entries)
-    timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
-    # why: the index is built in a forked process meanwhile, on the core the rest leaves idle
-    with Background(partial(_search_index, site, kept_file(record, "terms") if record else None),
-                    fork=_fork(options, len(site.papers))) as index:
+    papers = reading_order(p for p in checked if options.drafts or not p.draft)
+    # why: the index is built in a forked process meanwhile, on the core the rest leaves idle;
+    # forked before the site is assembled, it is ready sooner (it needs only the papers)
+    with Background(partial(_search_index, papers, kept_file(record, "terms") if record else None),
+                    fork=_fork(options, len(papers))) as index:
+        entries = KeptValues(kept_file(record, "bibtex") if record else None)
+        site = build_site(papers, config, updated_time(papers), entries)
+        timer.done("papers", f"{len(papers)} papers ({len(checked) - len(papers)} drafts left out)")
         assets = load_assets(options.project / "static", options.project)
         env = make_environment(options.project / "templates",
                                options.cache / "templates" if options.cache else None)
@@ -148,11 +149,11 @@ def _fork(options: BuildOptions, size: int) -> bool:
     return options.workers > 1 and size >= FORK_FROM
 
 
-def _search_index(site: Site, kept: Path | None) -> SearchIndex:
+def _search_index(papers: tuple[Paper, ...], kept: Path | None) -> SearchIndex:
     # why: the index needs numpy, ~0.15 s to import: imported here, it is imported by the
     # forked process that builds the index (when there is one), off a rebuild's path
     from .searchindex import search_index
-    return search_index(site, kept)
+    return search_index(papers, kept)
 
 
 def _search_files(index: SearchIndex, config: SiteConfig, timer: StageTimer) -> list[OutputFile]:

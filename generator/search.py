@@ -44,8 +44,8 @@ def facet_table(papers: tuple[Paper, ...]) -> dict[str, Any]:
     tags = sorted({tag.name for paper in papers for tag in paper.tags})
     venues = sorted({paper.venue for paper in papers if paper.venue})
     tag_no = {name: i for i, name in enumerate(tags)}
-    rows = [[[tag_no[t.name] for t in p.tags], venues.index(p.venue) if p.venue else -1, p.date.year]
-            for p in papers]
+    venue_no = {name: i for i, name in enumerate(venues)} | {"": -1}
+    rows = [[[tag_no[t.name] for t in p.tags], venue_no[p.venue], p.date.year] for p in papers]
     return {"chunk": DOC_CHUNK, "tags": tags, "venues": venues, "papers": rows}
 
 

@@ -48,24 +48,25 @@ def keep_term_ids(term_ids: TermIds, path: Path) -> None:
     keep_pickled(path, {"terms": term_ids.terms, "documents": term_ids.used})
 
 
-def index_files(site: Site, term_ids: TermIds | None = None) -> list[OutputFile]:
-    """The lunr index and the facet table: what a reader fetches before the first answer."""
-    return [OutputFile(paths.SEARCH_INDEX, packed_json(build_index(site.papers, term_ids))),
-            OutputFile(paths.SEARCH_META, to_json(facet_table(site.papers)))]
+def index_files(papers: tuple[Paper, ...], term_ids: TermIds | None = None) -> list[OutputFile]:
+    """The lunr index and the facet table of the papers in reading order: what a reader
+    fetches before the first answer."""
+    return [OutputFile(paths.SEARCH_INDEX, packed_json(build_index(papers, term_ids))),
+            OutputFile(paths.SEARCH_META, to_json(facet_table(papers)))]
 
 
 def search_files(site: Site) -> list[OutputFile]:
     """The lunr index, the facet table and the document store in chunks, by ref."""
-    return index_files(site) + [chunk.made() for chunk in document_plan(site)]
+    return index_files(site.papers) + [chunk.made() for chunk in document_plan(site)]
 
 
-def search_index(site: Site, kept: Path | None) -> SearchIndex:
+def search_index(papers: tuple[Paper, ...], kept: Path | None) -> SearchIndex:
     """index_files(), naming terms with the ids kept at `kept` by the last build (and keeping
     this build's there), with the sizes a reader downloads. The build runs it in a forked
     process while the pages are written (pipeline.py)."""
     started = time.perf_counter()
     term_ids = kept_term_ids(kept)
-    files = index_files(site, term_ids)
+    files = index_files(papers, term_ids)
     if kept is not None:
         keep_term_ids(term_ids, kept)
     raw, gzipped = index_sizes(files)

@@ -12,14 +12,18 @@ from .records import Paper, Site, SiteConfig, Tag, TagGroup
 from .urls import Urls
 
 
-def build_site(papers: list[Paper], config: SiteConfig, updated: dt.datetime,
+def build_site(ordered: tuple[Paper, ...], config: SiteConfig, updated: dt.datetime,
                entries: KeptValues | None = None) -> Site:
-    """Sort papers newest first (then by title), group them by tag, give each a BibTeX entry
+    """Papers in reading order (see reading_order) grouped by tag, each given a BibTeX entry
     (reused from `entries` when an earlier build made it)."""
-    ordered = tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
     keys = assign_keys(ordered)
     return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
                 cite_keys=keys, bibtex=paper_entries(ordered, keys, Urls(config.base_url), entries))
+
+
+def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
+    """Newest first, then by title, then by file name: the order of every list of papers."""
+    return tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
 
 
 def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
@@ -32,7 +36,7 @@ def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
     return tuple(TagGroup(tag, tuple(members)) for tag, members in ordered)
 
 
-def updated_time(papers: list[Paper], environ: dict[str, str] | None = None) -> dt.datetime:
+def updated_time(papers: Iterable[Paper], environ: dict[str, str] | None = None) -> dt.datetime:
     """SOURCE_DATE_EPOCH when set (reproducible builds), else midnight UTC of the newest paper."""
     env = os.environ if environ is None else environ
     epoch = env.get("SOURCE_DATE_EPOCH", "").strip()

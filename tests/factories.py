@@ -63,8 +63,9 @@ def make_paper(slug: str = "a-paper", **overrides: object) -> Paper:
 
 def make_site(papers: list[Paper], **config: object) -> Site:
     """A Site from papers, sorted and grouped as the build does."""
-    from generator.site import build_site
-    return build_site(papers, make_config(**config), dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
+    from generator.site import build_site, reading_order
+    return build_site(reading_order(papers), make_config(**config),
+                      dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
 
 
 ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/assets/search.js?v=1",
