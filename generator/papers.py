@@ -47,21 +47,32 @@ def load_papers(content_dir: Path, cache_dir: Path | None = None, workers: int =
     """Every papers/*.md as a Paper, sorted by file name; BuildFailed with every error. With
     `resident`, cached papers stay in memory for the next call. `hashes` (sha256 by absolute
     path, from the input fingerprint) spares reading the files the cache holds."""
-    paths = sorted((content_dir / PAPERS_DIR).glob("*.md"), key=str)  # why: Path's < is slow
+    folder = content_dir / PAPERS_DIR
+    names = paper_names(folder)
     cache = PaperCache(cache_dir, content_dir, resident, hashes) if cache_dir else None
     with collections_paused():
-        keys = {path: cache.key(path) for path in paths} if cache else {}
-        found = {path: cache.get(keys[path]) for path in paths} if cache else {}
-    missing = [path for path in paths if found.get(path) is None]
+        keys = cache.keys(folder, names) if cache else {}
+        found = {name: cache.get(keys[name]) for name in names} if cache else {}
+    missing = [name for name in names if found.get(name) is None]
     # why: with this many new papers the bundle is written again, and their own files would
     # be written only to be deleted (10,000 of them in a first build)
-    rebundle = len(missing) > len(paths) // STALE_SHARE
-    found.update(zip(missing, _check_all(missing, workers, None if rebundle else cache)))
+    rebundle = len(missing) > len(names) // STALE_SHARE
+    found.update(zip(missing, _check_all([folder / name for name in missing], workers,
+                                         None if rebundle else cache)))
     if cache:
-        cache.hold([found[path] for path in missing])
+        cache.hold([found[name] for name in missing])
         cache.keep_only(set(keys.values()))
-        cache.bundle_if_stale([found[path] for path in paths], always=rebundle)
-    return combine([found[path] for path in paths])
+        cache.bundle_if_stale([found[name] for name in names], always=rebundle)
+    return combine([found[name] for name in names])
+
+
+def paper_names(folder: Path) -> list[str]:
+    """The names of the Markdown files in `folder`, sorted; none if it is missing. As
+    Path.glob("*.md") finds them, in a tenth of the time at 10,000 papers."""
+    try:
+        return sorted(name for name in os.listdir(folder) if name.endswith(".md"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def check_file(path: Path) -> Checked:
@@ -135,12 +146,16 @@ class PaperCache:
         self.hashes = hashes or {}
         self._bundle: dict[str, Checked] | None = None
 
-    def key(self, path: Path) -> str:
-        """What a paper's check depends on: its name, its bytes, the generator's code."""
-        known = self.hashes.get(os.path.abspath(path))
-        if known:
-            return hashed_source_key(path.name, known)
-        return source_key(path.name, path.read_bytes())
+    def keys(self, folder: Path, names: list[str]) -> dict[str, str]:
+        """What each paper's check depends on, by file name: its name, its bytes, the
+        generator's code."""
+        top = os.path.abspath(folder) + os.sep  # why: no Path object per paper
+        keys = {}
+        for name in names:
+            known = self.hashes.get(top + name)
+            keys[name] = hashed_source_key(name, known) if known else \
+                source_key(name, (folder / name).read_bytes())
+        return keys
 
     def get(self, key: str) -> Checked | None:
         """The cached result, or None (a missing or unreadable entry is a miss)."""
