@@ -83,7 +83,7 @@ def unchanged_since(inputs: Inputs, scan: Scan) -> bool:
     each, not a fingerprint. A file changed within the same clock tick as the scan could still
     look the same, but the scan's fingerprint saw it as racy and the next one reads it again."""
     seen = 0
-    for _, entry in _input_files(inputs):
+    for _, entry in _input_files(inputs, ordered=False):
         stat = entry.stat()
         if scan.stats.get(entry.path) != [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns,
                                           stat.st_ino]:
@@ -174,13 +174,14 @@ def _settings(inputs: Inputs) -> bytes:
     return f"{inputs.options}\0{epoch}{versions}".encode()
 
 
-def _input_files(inputs: Inputs) -> list[tuple[str, os.DirEntry[str]]]:
-    """(path below its folder, entry) for every input file, folder by folder, by path."""
+def _input_files(inputs: Inputs, ordered: bool = True) -> list[tuple[str, os.DirEntry[str]]]:
+    """(path below its folder, entry) for every input file, folder by folder, by path when
+    `ordered` (as a fingerprint needs them), else in no order."""
     project = inputs.project
     folders = [inputs.content, project / "templates", project / "static", project / "generator",
                project / "node_modules" / "lunr"]
-    return [found for folder in folders
-            for found in sorted(files_below(os.path.abspath(folder), NOT_INPUTS), key=_by_name)]
+    listed = [files_below(os.path.abspath(folder), NOT_INPUTS) for folder in folders]
+    return [found for files in listed for found in (sorted(files, key=_by_name) if ordered else files)]
 
 
 def _by_name(found: tuple[str, os.DirEntry[str]]) -> str:
@@ -231,12 +232,13 @@ def _folder_times(out: Path, files: dict[str, list[int]]) -> dict[str, int]:
     """The mtime of every folder holding `files`, up to `out`: a file added, removed or renamed
     there shows in it."""
     folders = {""}
-    for name in files:
-        folder = os.path.dirname(name)
+    for name in files:  # why: names use '/' (see files_below); rpartition is 4x dirname's speed
+        folder = name.rpartition("/")[0]
         while folder not in folders:  # why: each folder up to the top, each once
             folders.add(folder)
-            folder = os.path.dirname(folder)
-    return {folder: os.stat(os.path.join(out, folder)).st_mtime_ns for folder in folders}
+            folder = folder.rpartition("/")[0]
+    top = os.path.join(out, "")
+    return {folder: os.stat(top + folder).st_mtime_ns for folder in folders}
 
 
 def files_below(top: str,
