@@ -7,6 +7,7 @@ base path (GitHub project pages live under `/<repo>/`), so they work from any de
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -84,7 +85,7 @@ class Urls:
     @property
     def base_path(self) -> str:
         """'/' for a user site, '/<repo>/' for a project site."""
-        return urlsplit(self.base_url).path
+        return _parts(self.base_url)[1]
 
     def path(self, output_path: str) -> str:
         """Root-relative URL of an output file; `x/index.html` becomes `x/`."""
@@ -96,5 +97,12 @@ class Urls:
 
     def absolute(self, output_path: str) -> str:
         """Absolute URL of an output file, for feeds, sitemaps and canonical links."""
-        origin = self.base_url[: -len(self.base_path)] if self.base_path != "/" else self.base_url[:-1]
-        return origin + self.path(output_path)
+        return _parts(self.base_url)[0] + self.path(output_path)
+
+
+@functools.lru_cache(maxsize=16)
+def _parts(base_url: str) -> tuple[str, str]:
+    """The origin (scheme and host) and the path of a base URL. Kept: a build asks for them
+    ~100,000 times at 10,000 papers, and urlsplit is ~1 µs each time."""
+    base_path = urlsplit(base_url).path
+    return (base_url[: -len(base_path)] if base_path != "/" else base_url[:-1]), base_path
