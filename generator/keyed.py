@@ -47,9 +47,9 @@ class FilePlan:
     def __len__(self) -> int:
         return len(self.files)
 
-    def key(self, number: int) -> tuple[str, str]:
-        file = self.files[number]
-        return file.path, value_key(code_version(), file.path, file.inputs)
+    def keys(self) -> list[tuple[str, str]]:
+        code = code_version()
+        return [(file.path, value_key(code, file.path, file.inputs)) for file in self.files]
 
     def make(self, number: int) -> OutputFile:
         return self.files[number].made()
@@ -67,9 +67,8 @@ class Chained:
     def __len__(self) -> int:
         return sum(map(len, self.parts))
 
-    def key(self, number: int) -> tuple[str, str]:
-        part, local = self._find(number)
-        return part.key(local)
+    def keys(self) -> list[tuple[str, str]]:
+        return [key for part in self.parts for key in part.keys()]
 
     def make(self, number: int) -> OutputFile:
         part, local = self._find(number)

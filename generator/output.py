@@ -50,8 +50,9 @@ class Producer(Protocol):
 
     def __len__(self) -> int: ...
 
-    def key(self, number: int) -> tuple[str, str]:
-        """(path, a hash of everything the file's bytes depend on), without making it."""
+    def keys(self) -> list[tuple[str, str]]:
+        """Each file's (path, a hash of everything its bytes depend on), by number, without
+        making it. All at once: asked one by one, the calls cost more than the hashing."""
 
     def make(self, number: int) -> OutputFile: ...
 
@@ -180,8 +181,7 @@ def _place_produced(produced: Producer, job: Job, before: Stamps, workers: int) 
     _job = (produced, job)
     try:
         placed, to_make = [], []
-        for number in range(len(produced)):
-            path, key = produced.key(number)
+        for number, (path, key) in enumerate(produced.keys()):
             kept = _kept_as_left(path, key, job, before.get(path))
             if kept is None:
                 to_make.append((number, path, key))

@@ -108,16 +108,18 @@ class PagePlan:
     def __len__(self) -> int:
         return len(self.pages)
 
-    def key(self, number: int) -> tuple[str, str]:
-        """Page `number`'s path and a hash of everything its bytes depend on.
+    def keys(self) -> list[tuple[str, str]]:
+        """Each page's path and a hash of everything its bytes depend on.
 
         A paper stands for itself by its source_key (what its record was made from); so a
         page's key is known without making its context."""
-        page = self.pages[number]
-        paper = page.paper
-        inputs = (identity(paper), self.site.cite_keys[paper.slug]) if paper else page.context
-        listed = identities(page.listed or ())
-        return page.path, value_key(self.shared_key, page.path, page.template, inputs, listed)
+        shared, cite_keys = self.shared_key, self.site.cite_keys
+        return [(page.path, value_key(shared, page.path, page.template,
+                                      (identity(page.paper), cite_keys[page.paper.slug]), ())
+                 if page.paper else
+                 value_key(shared, page.path, page.template, page.context,
+                           identities(page.listed or ())))
+                for page in self.pages]
 
     def near(self, number: int) -> int:
         """A paper page's paper's place in the site's order; a list page's middle paper's."""

@@ -77,6 +77,9 @@ class Numbered:
     def __len__(self):
         return self.count
 
+    def keys(self):
+        return [self.key(number) for number in range(self.count)]
+
     def key(self, number):
         return f"p/{number}/index.html", f"key {number}"
 
@@ -118,16 +121,16 @@ class Counted(Numbered):
 
     def __init__(self, count, keys=None):
         super().__init__(count)
-        self.keys = keys or {}
+        self.changed = keys or {}
         self.made = []
 
     def key(self, number):
-        return f"p/{number}/index.html", self.keys.get(number, f"key {number}")
+        return f"p/{number}/index.html", self.changed.get(number, f"key {number}")
 
     def make(self, number):
         self.made.append(number)
         return OutputFile(f"p/{number}/index.html",
-                          f"page {number} {self.keys.get(number, '')}".encode())
+                          f"page {number} {self.changed.get(number, '')}".encode())
 
 
 def test_a_produced_file_with_the_same_key_is_linked_not_made_again(tmp_path):

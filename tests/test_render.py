@@ -140,7 +140,7 @@ def test_a_short_list_has_one_page_and_no_page_links():
 def page_keys(site, templates=REPO / "templates"):
     from generator.render import plan_pages
     plan = plan_pages(site, make_environment(templates), ASSETS)
-    return dict(plan.key(number) for number in range(len(plan)))
+    return dict(plan.keys())
 
 
 def keyed(slug, key, **fields):
