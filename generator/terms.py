@@ -39,8 +39,12 @@ def search_texts(paper: Paper) -> list[str]:
 
 
 def paper_terms(paper: Paper) -> tuple[FieldTerms, ...]:
-    """The terms lunr indexes for one paper, counted, per field of FIELDS."""
-    return document_terms(search_texts(paper))
+    """The terms lunr indexes for one paper, counted, per field of FIELDS: document_terms() of
+    its search_texts(). Their words are letters and digits between single spaces, so lunr's
+    tokenizer (split on spaces and hyphens) is a split on spaces: ~0.04 ms of the ~1.3 ms
+    a paper's check takes, here."""
+    return tuple(_counted(Counter(filter(None, map(_TERMS.__getitem__, words.lower().split(" ")))))
+                 for words in search_texts(paper))
 
 
 _SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
@@ -58,7 +62,9 @@ class _TermMaker(dict):
     def __missing__(self, word: str) -> str | None:
         match = full_re.match(word)
         trimmed = match.group(1) if match else word
-        term = None if not trimmed or trimmed in STOP_WORDS else porter_stemmer.stem(trimmed)
+        # why: None, never "", for no term (the stemmer makes none empty): paper_terms
+        # drops what is false
+        term = None if not trimmed or trimmed in STOP_WORDS else porter_stemmer.stem(trimmed) or None
         self[word] = term
         return term
 

@@ -1,7 +1,8 @@
 import random
 import re
 
-from generator.terms import index_text
+from factories import make_paper
+from generator.terms import document_terms, index_text, paper_terms, search_texts
 
 
 def test_index_text_drops_punctuation_and_latex_leftovers():
@@ -14,3 +15,14 @@ def test_index_text_keeps_runs_of_letters_and_digits_as_the_old_substitution_did
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         assert index_text(text) == " ".join(re.sub(r"[^\w]+|_+", " ", text).split())
+
+
+def test_paper_terms_are_the_document_terms_of_its_search_texts():
+    rng = random.Random(11)
+    words = ["Learning", "the", "models", "LLaMA-2", "naïve", "ÜBER", "agents", "a", "x1", "ß", "日本",
+             "running", "$\\alpha$", "e.g.,", "İstanbul", "--", "data"]
+    for _ in range(500):
+        def text(): return " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+        paper = make_paper("p", title=text(), authors=(text(),), tags=[text() or "t"],
+                           abstract_text=text(), notes_text=text())
+        assert paper_terms(paper) == document_terms(search_texts(paper))
