@@ -79,9 +79,16 @@ def base_path(options: BuildOptions) -> str | None:
 
 def rebuild(options: BuildOptions, status: BuildStatus,
             timer: StageTimer | None = None) -> WriteReport | None:
-    """One full build; publishes the new version, or the errors while the last good site stays."""
+    """One full build; publishes the new version as soon as it is in place, or the errors
+    while the last good site stays."""
+    published: list[WriteReport] = []
+
+    def publish(report: WriteReport) -> None:
+        status.publish([], report.written + report.removed > 0, base_path(options))
+        published.append(report)
+
     try:
-        report = build(options, timer)
+        report = build(options, timer, ready=publish)
     except BuildFailed as failed:
         return _failed(status, [str(error) for error in failed.errors])
     except OutputRefused:
@@ -90,7 +97,8 @@ def rebuild(options: BuildOptions, status: BuildStatus,
         if not isinstance(err, jinja2.TemplateError):
             traceback.print_exc()  # why: not the curator's mistake; whoever fixes it needs this
         return _failed(status, [exception_error(err)])
-    status.publish([], report.written + report.removed > 0, base_path(options))
+    if not published:  # why: a build that found nothing changed has no site to put in place
+        publish(report)
     return report
 
 

@@ -67,3 +67,25 @@ def test_a_build_that_fails_after_staging_keeps_the_spare_and_the_site(tmp_path,
     assert temp_folders(out) == set()
     assert spares[0].is_dir() and files(spares[0])  # kept for the next build to stage in
     assert not [p for p in cache.rglob(".*") if spares[0] not in p.parents]  # none half-written
+
+
+def test_ready_comes_once_the_site_is_in_place_before_the_next_build_s_records(tmp_path):
+    content = write_content(tmp_path, {"p1": paper_source(title="First", tags=["llm"])})
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    seen = []
+
+    def records():
+        return sorted(p.name.split(".", 1)[1] for p in (cache / "builds").glob("*.*json"))
+
+    def ready(report):
+        page = (out / "papers/p1/index.html").read_bytes()
+        seen.append((report.written > 0, b"Edited 0" in page, records()))
+
+    build(options(content, out, cache), ready=ready)
+    assert seen == [(True, False, ["inputs.json"])]  # the site, but no record of it yet
+    assert records() == ["inputs.json", "json", "pages.json"]
+    edit(content, 0)
+    build(options(content, out, cache), ready=ready)
+    assert seen[1][:2] == (True, True)
+    build(options(content, out, cache), ready=ready)
+    assert len(seen) == 2  # nothing changed: no new site, no call

@@ -1,4 +1,5 @@
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,19 @@ def test_rebuild_publishes_a_new_version_only_when_files_change(tmp_path, projec
     assert rebuild(opts, status).written > 0 and status.current.version != first.version
     built = status.current
     assert rebuild(opts, status).written == 0 and status.current == built
+
+
+def test_rebuild_publishes_before_the_build_keeps_its_records(tmp_path, project, monkeypatch):
+    import generator.pipeline as pipeline_module
+    opts = replace(options(tmp_path, project), cache=tmp_path / "cache")
+    status = BuildStatus("/digest/")
+    versions = []
+    remember = pipeline_module.remember
+    monkeypatch.setattr(pipeline_module, "remember",
+                        lambda *args: versions.append(status.current.version) or remember(*args))
+    first = status.current.version
+    rebuild(opts, status)
+    assert versions and versions[0] != first and status.current.version == versions[0]
 
 
 def test_rebuild_keeps_the_last_good_site_and_publishes_the_errors(tmp_path, project, capsys):
