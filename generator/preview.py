@@ -24,7 +24,7 @@ from .config import load_config
 from .errors import BuildFailed, display_path
 from .livereload import BuildStatus
 from .output import OutputRefused, WriteReport, temp_folders
-from .pipeline import BuildOptions, StageTimer, build
+from .pipeline import BuildOptions, StageTimer, build, collect_garbage
 from .serve import PreviewServer, handler_for, open_server
 from .urls import Urls
 from .watch import Watcher
@@ -141,11 +141,17 @@ def _wait_for_ctrl_c() -> None:
 
 def _rebuild_on_change(options: BuildOptions, status: BuildStatus, watcher: Watcher,
                        url: Callable[[], str]) -> None:
-    """Forever: wait for a burst of edits, rebuild once for all of them."""
+    """Forever: wait for a burst of edits, rebuild once for all of them; once idle after a
+    build, collect what it left (see pipeline.rare_collections)."""
+    uncollected = True  # why: the first build, before serving, left its garbage too
     while True:
         changed = watcher.next_change(timeout=0.5)
         if not changed:
+            if uncollected:  # why: ~0.3 s at 10,000 papers: not between a save and its reload
+                collect_garbage()
+                uncollected = False
             continue
+        uncollected = True
         shown = sorted(display_path(Path(p)) for p in changed)
         more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
         print(f"Changed: {', '.join(shown[:3])}{more}; rebuilding")

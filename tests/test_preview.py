@@ -86,3 +86,22 @@ def test_base_path_comes_from_site_yaml_or_the_override_and_is_none_when_broken(
 def test_watched_folders_are_what_a_build_reads(tmp_path, project):
     opts = options(tmp_path, project)
     assert watched_folders(opts) == [opts.content, project / "templates", project / "static"]
+
+
+def test_the_server_collects_garbage_once_idle_after_each_build_not_between_edits(monkeypatch):
+    import generator.preview as preview_module
+    events = []
+
+    class Watcher:
+        answers = [[], [], ["a.md"], ["b.md"], [], []]
+
+        def next_change(self, timeout):
+            if not self.answers:
+                raise KeyboardInterrupt
+            return self.answers.pop(0)
+
+    monkeypatch.setattr(preview_module, "rebuild", lambda options, status: events.append("build"))
+    monkeypatch.setattr(preview_module, "collect_garbage", lambda: events.append("collect"))
+    with pytest.raises(KeyboardInterrupt):
+        preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
+    assert events == ["collect", "build", "build", "collect"]
