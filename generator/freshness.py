@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .memo import LIBRARIES, library_version, write_aside
+from .memo import LIBRARIES, library_version, read_kept, write_aside
 
 RACY_NS = 2_000_000_000
 """How close to a scan a file's timestamps make it suspect: file systems keep times as coarsely
@@ -95,10 +95,7 @@ def unchanged_since(inputs: Inputs, scan: Scan) -> bool:
 def fresh_files(record: Path, out: Path, key: str) -> dict[str, list[int]] | None:
     """The output's files (size, mtime) when the last build had this fingerprint and they are
     still as it left them; None when a build has work to do."""
-    try:
-        last = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    last = read_kept(record, _read_json)
     if not isinstance(last, dict) or last.get("key") != key:
         return None
     files, folders = last.get("files"), last.get("folders")
@@ -134,10 +131,7 @@ def _size_and_mtime(stat: os.stat_result) -> list[int]:
 
 def made_before(record: Path) -> dict[str, list]:
     """The stamps of the pages the last build made (see output.Stamps); none if unreadable."""
-    try:
-        stamps = json.loads(_stamps_path(record).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    stamps = read_kept(_stamps_path(record), _read_json)
     return stamps if isinstance(stamps, dict) else {}
 
 
@@ -181,7 +175,8 @@ def _input_files(inputs: Inputs, ordered: bool = True) -> list[tuple[str, os.Dir
     folders = [inputs.content, project / "templates", project / "static", project / "generator",
                project / "node_modules" / "lunr"]
     listed = [files_below(os.path.abspath(folder), NOT_INPUTS) for folder in folders]
-    return [found for files in listed for found in (sorted(files, key=_by_name) if ordered else files)]
+    return [found for files in listed
+            for found in (sorted(files, key=_by_name) if ordered else files)]
 
 
 def _by_name(found: tuple[str, os.DirEntry[str]]) -> str:
@@ -206,10 +201,10 @@ def _hash_file(path: str) -> str:
 
 def _load_table(table: Path) -> tuple[int, dict[str, object]]:
     """When the last scan began and what it saw; nothing (hash everything) if unreadable."""
+    data = read_kept(table, _read_json)
     try:
-        data = json.loads(table.read_text(encoding="utf-8"))
         scan, files = data["scan_ns"], data["files"]
-    except (OSError, ValueError, TypeError, KeyError):
+    except (TypeError, KeyError):
         return 0, {}
     if not (isinstance(scan, int) and isinstance(files, dict)):
         return 0, {}
@@ -224,8 +219,17 @@ def _save_table(table: Path, scan: int, files: dict[str, list]) -> None:
 
 
 def _write_aside(path: Path, data: object) -> None:
-    """Write `data` as JSON, atomically (see memo.write_aside)."""
-    write_aside(path, json.dumps(data).encode("utf-8"))
+    """Write `data` as JSON, atomically (see memo.write_aside). It holds only dicts with text
+    keys, lists, text and numbers, so it reads back equal to itself (memo.read_kept)."""
+    write_aside(path, json.dumps(data).encode("utf-8"), holds=data)
+
+
+def _read_json(path: Path) -> object:
+    """What a JSON file holds; None if it is missing or unreadable."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def _folder_times(out: Path, files: dict[str, list[int]]) -> dict[str, int]:

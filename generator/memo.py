@@ -14,7 +14,9 @@ import os
 import pickle
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, TypeVar
+
+T = TypeVar("T")
 
 LIBRARIES = ("Jinja2", "Markdown", "PyYAML", "lunr", "latex2mathml", "pylatexenc", "nh3")
 """The libraries whose output ends up in the site."""
@@ -64,7 +66,7 @@ class KeptValues:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.before: dict[Hashable, Any] = load_pickled_dict(path) if path else {}
+        self.before: dict[Hashable, Any] = read_kept(path, load_pickled_dict) if path else {}
         self.used: dict[Hashable, Any] = {}
 
     def get(self, inputs: Hashable, make: Callable[[], Any]) -> Any:
@@ -78,21 +80,53 @@ class KeptValues:
     def save(self) -> None:
         """Keep this build's results for the next."""
         if self.path is not None and self.used != self.before:
-            keep_pickled(self.path, self.used)
+            keep_pickled(self.path, self.used, holds=True)
 
 
-def write_aside(path: Path, data: bytes) -> None:
+_LAST_KEPT: dict[str, tuple[tuple[int, int, int], Any]] = {}
+"""By path, a value this process wrote to a file of the cache folder or read from it, and the
+file's (size, mtime, inode) then: see read_kept."""
+
+
+def read_kept(path: Path, load: Callable[[Path], T]) -> T:
+    """load(path), or the value this process last wrote there (write_aside's `holds`) or read
+    there, while the file is still as it was then. A process that builds again and again (the
+    preview server) so reads its own records back only when another changed them: reading
+    them took ~0.08 s of every rebuild at 10,000 papers. The value is shared: never change it."""
+    try:
+        seen = _identity(os.stat(path))
+    except OSError:
+        return load(path)
+    last = _LAST_KEPT.get(str(path))
+    if last is not None and last[0] == seen:
+        return last[1]
+    value = load(path)
+    _LAST_KEPT[str(path)] = (seen, value)
+    return value
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int, int]:
+    # why: a file written aside and renamed over is a new inode, even with the same size and time
+    return stat.st_size, stat.st_mtime_ns, stat.st_ino
+
+
+def write_aside(path: Path, data: bytes, holds: object = None) -> None:
     """Write `data` beside `path`, then rename it over: a reader, or a build stopped midway,
-    sees the old file or the new, never half of one."""
+    sees the old file or the new, never half of one. `holds`, if given, is the value `data`
+    reads back as, for read_kept to give without reading."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}")
     partial.write_bytes(data)
+    if holds is not None:  # why: the file renamed keeps its size, mtime and inode
+        _LAST_KEPT[str(path)] = (_identity(os.stat(partial)), holds)
     os.replace(partial, path)
 
 
-def keep_pickled(path: Path, value: object) -> None:
-    """Keep `value` by pickle at `path`, written aside so a reader never sees half of it."""
-    write_aside(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+def keep_pickled(path: Path, value: object, holds: bool = False) -> None:
+    """Keep `value` by pickle at `path`, written aside so a reader never sees half of it; with
+    `holds`, read_kept gives `value` back until the file changes."""
+    write_aside(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL),
+                value if holds else None)
 
 
 def load_pickled(path: str | Path) -> object:

@@ -183,3 +183,14 @@ def test_unchanged_since_sees_a_file_edited_added_or_removed_after_the_scan(inpu
     elif change == "remove":
         paper.unlink()
     assert unchanged_since(inputs, scan) is (change == "none")
+
+
+def test_what_a_build_keeps_in_memory_is_what_its_records_read_back_as(options):
+    import json
+
+    from generator.memo import _LAST_KEPT
+    build(options)
+    records = [p for p in (options.cache / "builds").glob("*.json")]
+    assert len(records) == 3  # the no-op record, the input table, the stamps
+    for path in records:
+        assert _LAST_KEPT[str(path)][1] == json.loads(path.read_text())

@@ -4,7 +4,8 @@ import hashlib
 from markupsafe import Markup
 
 import generator.memo as memo_module
-from generator.memo import KeptValues, hashed_source_key, source_key, value_key
+from generator.memo import (KeptValues, hashed_source_key, read_kept, source_key, value_key,
+                            write_aside)
 
 
 def test_value_key_depends_on_values_not_on_which_objects_hold_them():
@@ -51,3 +52,30 @@ def test_an_unreadable_kept_file_is_as_empty(tmp_path):
 
 def test_a_source_key_can_be_made_from_the_files_hash():
     assert hashed_source_key("a.md", hashlib.sha256(b"text").hexdigest()) == source_key("a.md", b"text")
+
+
+def test_read_kept_reads_a_file_again_only_once_it_changed(tmp_path):
+    path, reads = tmp_path / "kept.txt", []
+
+    def load(where):
+        reads.append(where.read_text())
+        return [where.read_text()]
+
+    write_aside(path, b"one")
+    first = read_kept(path, load)
+    assert read_kept(path, load) is first and reads == ["one"]
+    path.with_name("other").write_bytes(b"two")  # another process, same size
+    path.with_name("other").replace(path)
+    assert read_kept(path, load) == ["two"] and reads == ["one", "two"]
+
+
+def test_read_kept_gives_what_this_process_wrote_without_reading_it(tmp_path):
+    path, value = tmp_path / "kept.txt", ["held"]
+    write_aside(path, b"held", holds=value)
+    assert read_kept(path, lambda where: ["read"]) is value
+    path.write_bytes(b"rewritten")  # in place, by another process
+    assert read_kept(path, lambda where: ["read"]) == ["read"]
+
+
+def test_read_kept_of_a_missing_file_loads_it_as_missing(tmp_path):
+    assert read_kept(tmp_path / "none", lambda where: "missing") == "missing"
