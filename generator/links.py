@@ -34,7 +34,10 @@ class LinkProblem(ValueError):
 
 def arxiv_base(arxiv_id: str) -> str:
     """An arXiv id without its version: '2406.16257v2' and '2406.16257' are one paper."""
-    return re.sub(r"v\d+$", "", arxiv_id)
+    return _VERSION.sub("", arxiv_id) if "v" in arxiv_id else arxiv_id
+
+
+_VERSION = re.compile(r"v\d+$")
 
 
 def is_http_url(value: str) -> bool:
