@@ -8,6 +8,7 @@ links them from the last build as it does unchanged pages (output.write_site).""
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -35,7 +36,11 @@ def identity(paper: Paper) -> str | Paper:
 
 
 def identities(papers: Sequence[Paper]) -> tuple[str | Paper, ...]:
-    return tuple(map(identity, papers))
+    keys = tuple(map(_source_key, papers))  # why: in C; a list page's key shows 50 papers
+    return keys if all(keys) else tuple(map(identity, papers))
+
+
+_source_key = operator.attrgetter("source_key")
 
 
 @dataclass(frozen=True)
