@@ -77,15 +77,15 @@ def base_path(options: BuildOptions) -> str | None:
         return None
 
 
-def rebuild(options: BuildOptions, status: BuildStatus,
-            timer: StageTimer | None = None) -> WriteReport | None:
+def rebuild(options: BuildOptions, status: BuildStatus, timer: StageTimer | None = None,
+            published: list[float] | None = None) -> WriteReport | None:
     """One full build; publishes the new version as soon as it is in place, or the errors
-    while the last good site stays."""
-    published: list[WriteReport] = []
+    while the last good site stays. `published` gets the time (perf_counter) it did."""
+    published = [] if published is None else published
 
     def publish(report: WriteReport) -> None:
         status.publish([], report.written + report.removed > 0, base_path(options))
-        published.append(report)
+        published.append(time.perf_counter())
 
     try:
         report = build(options, timer, ready=publish)
@@ -155,13 +155,16 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, watcher: Watc
         shown = sorted(display_path(Path(p)) for p in changed)
         more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
         print(f"Changed: {', '.join(shown[:3])}{more}; rebuilding")
-        mounted, started = status.base_path, time.perf_counter()
+        mounted, started, published = status.base_path, time.perf_counter(), []
         try:
-            report = rebuild(options, status)
+            report = rebuild(options, status, published=published)
         except OutputRefused as refused:
             report = _failed(status, [f"{display_path(options.out)}: {refused}"])
         if report is not None:
-            reload = "; reloading open pages" if report.written + report.removed else ""
+            # why: the pages reload once the site is in place, before the build has kept
+            # what the next one needs
+            reload = f"; open pages reloaded at {published[0] - started:.2f} s" \
+                if report.written + report.removed and published else ""
             print(f"Rebuilt in {time.perf_counter() - started:.2f} s: {report.written} written, "
                   f"{report.removed} removed{reload}")
         if status.base_path != mounted:

@@ -100,7 +100,8 @@ def test_the_server_collects_garbage_once_idle_after_each_build_not_between_edit
                 raise KeyboardInterrupt
             return self.answers.pop(0)
 
-    monkeypatch.setattr(preview_module, "rebuild", lambda options, status: events.append("build"))
+    monkeypatch.setattr(preview_module, "rebuild",
+                        lambda options, status, published: events.append("build"))
     monkeypatch.setattr(preview_module, "collect_garbage", lambda: events.append("collect"))
     with pytest.raises(KeyboardInterrupt):
         preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
