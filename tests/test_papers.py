@@ -65,7 +65,7 @@ def test_new_generator_code_makes_the_cache_stale(tmp_path, monkeypatch):
 def cached_keys(cache):
     """(keys in the bundle, keys with a file of their own) of a content folder's cache."""
     [folder] = (cache / "papers").iterdir()
-    bundle = pickle.loads((folder / papers_module.BUNDLE).read_bytes())
+    bundle = papers_module._read_bundle(str(folder / papers_module.BUNDLE))
     return set(bundle), {f.name for f in folder.iterdir() if f.name != papers_module.BUNDLE}
 
 
@@ -85,6 +85,21 @@ def test_a_first_build_writes_the_bundle_and_no_file_per_paper(tmp_path, monkeyp
     load_papers(content, tmp_path / "cache", workers=2)
     bundled, own = cached_keys(tmp_path / "cache")
     assert len(bundled) == 12 and own == set()
+
+
+def test_a_bundle_written_from_the_workers_chunks_reads_back_as_the_papers(tmp_path, monkeypatch):
+    content = content_with(tmp_path, count=30, bad="no front matter here\n")
+    monkeypatch.setattr(papers_module, "PARALLEL_FROM", 2)
+    with pytest.raises(BuildFailed):
+        load_papers(content, tmp_path / "cache", workers=2)  # checked in workers' chunks
+    assert len(cached_keys(tmp_path / "cache")[0]) == 30  # the error is never kept
+    (content / "papers/bad.md").unlink()
+    for i in range(10):  # a third differ: written again, the rest pickled here
+        (content / f"papers/p{i}.md").write_text(paper_source(title=f"Edited {i}"))
+    load_papers(content, tmp_path / "cache", workers=2)
+    fresh = load_papers(content)
+    monkeypatch.setattr(papers_module, "check_file", lambda path: pytest.fail(f"checked {path}"))
+    assert load_papers(content, tmp_path / "cache") == fresh
 
 
 def test_papers_checked_since_the_bundle_have_files_of_their_own(tmp_path, monkeypatch):
@@ -190,8 +205,9 @@ def test_a_resident_cache_reads_the_bundle_once(tmp_path, monkeypatch):
     monkeypatch.setattr(papers_module, "_BUNDLES_READ", set())
     load_papers(content, tmp_path / "cache")  # writes the bundle
     read = []
-    real = papers_module.load_pickled
-    monkeypatch.setattr(papers_module, "load_pickled", lambda path: read.append(path) or real(path))
+    for name in ("load_pickled", "_read_bundle"):  # a paper's own file, the bundle
+        real = getattr(papers_module, name)
+        monkeypatch.setattr(papers_module, name, lambda path, real=real: read.append(path) or real(path))
     load_papers(content, tmp_path / "cache", resident=True)
     assert [Path(path).name for path in read] == [papers_module.BUNDLE]
     (content / "papers/p1.md").write_text(paper_source(title="Edited"))
