@@ -15,11 +15,12 @@ Choices, so a reference manager gets what it expects:
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import unicodedata
 
 from . import urls as paths
-from .keyed import KeyedFile, identity
+from .keyed import KeyedFile, identities
 from .memo import KeptValues
 from .records import OutputFile, Paper, Site
 from .urls import Urls
@@ -172,6 +173,10 @@ def bib_plan(site: Site) -> list[KeyedFile]:
 
 
 def _keyed(site: Site, path: str, papers: tuple[Paper, ...]) -> KeyedFile:
-    cited = tuple((identity(p), site.cite_keys[p.slug]) for p in papers)
+    # why: in C, by map; all.bib and the tags' files cite 40,000 papers at 10,000 papers
+    cited = identities(papers), tuple(map(site.cite_keys.__getitem__, map(_slug, papers)))
     return KeyedFile(path, (site.config.base_url, cited),
                      lambda: site_entries(site, papers).encode("utf-8"))
+
+
+_slug = operator.attrgetter("slug")

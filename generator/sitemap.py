@@ -36,10 +36,13 @@ def crawler_files(site: Site) -> list[OutputFile]:
 def crawler_plan(site: Site) -> list[KeyedFile]:
     """crawler_files(), each described by its inputs and made only when asked."""
     urls = Urls(site.config.base_url)
-    entries = [(urls.absolute(path), lastmod) for path, lastmod in sitemap_entries(site)]
+    entries = sitemap_entries(site)
     robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n".encode()
-    files = [KeyedFile(paths.SITEMAP, entries, lambda: sitemap(entries)), _plain(paths.ROBOTS, robots),
-             _plain(paths.NOJEKYLL, b"")]
+    # why: keyed by output paths and the base URL, which make the absolute URLs: 11,000 of
+    # those at 10,000 papers took ~0.03 s of every rebuild, most of which has no new one
+    files = [KeyedFile(paths.SITEMAP, (urls.base_url, entries),
+                       lambda: sitemap([(urls.absolute(path), day) for path, day in entries])),
+             _plain(paths.ROBOTS, robots), _plain(paths.NOJEKYLL, b"")]
     if site.config.cname:
         files.append(_plain(paths.CNAME, f"{site.config.cname}\n".encode()))
     return files
