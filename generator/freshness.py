@@ -54,12 +54,15 @@ class Scan:
     """Its sha256."""
     stats: dict[str, list[int]] = field(default_factory=dict)
     """Its [size, mtime_ns, ctime_ns, inode]."""
+    table: tuple[Path, int, dict[str, list]] | None = None
+    """The input table to write (path, scan time, rows), if it changed: keep_table writes it."""
 
 
 def fingerprint(inputs: Inputs, record: Path | None = None, scan: Scan | None = None) -> str:
     """A hash of every byte and setting the build's output depends on. Given the build's
     `record`, files as the last fingerprint saw them are not read again. `scan`, if given,
-    gets what was seen of each input file."""
+    gets what was seen of each input file, and the input table to write with keep_table
+    (a build writes it once the site is in place); without it, the table is written now."""
     table = record.with_suffix(".inputs.json") if record else None
     last_scan, known = _load_table(table) if table else (0, {})
     started = time.time_ns()  # why: taken before any stat, so an edit racing this scan is racy
@@ -74,8 +77,18 @@ def fingerprint(inputs: Inputs, record: Path | None = None, scan: Scan | None = 
             scan.hashes[entry.path], scan.stats[entry.path] = row[4], row[:4]
     # why: rewritten after a read even if equal, so the newer scan time lets racy rows settle
     if table and (read or rows.keys() != known.keys()):
-        _save_table(table, started, rows)
+        if scan is None:
+            _save_table(table, started, rows)
+        else:
+            scan.table = (table, started, rows)
     return digest.hexdigest()
+
+
+def keep_table(scan: Scan) -> None:
+    """Write the input table `scan` saw, if it changed (see fingerprint)."""
+    if scan.table is not None:
+        _save_table(*scan.table)
+        scan.table = None
 
 
 def unchanged_since(inputs: Inputs, scan: Scan) -> bool:

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from .background import Background
-from .freshness import (Inputs, Scan, fingerprint, fresh_files, kept_file, made_before,
-                        record_path, remember, remember_made, spare_folder, unchanged_since)
+from .freshness import (Inputs, Scan, fingerprint, fresh_files, keep_table, kept_file,
+                        made_before, record_path, remember, remember_made, spare_folder,
+                        unchanged_since)
 from .output import Job, WriteReport, staged_meanwhile, write_site
 from .records import OutputFile, Paper, SiteConfig
 from .urls import Urls
@@ -79,16 +80,19 @@ def _nothing(report: WriteReport) -> None:
 def _build(options: BuildOptions, timer: StageTimer,
            ready: Callable[[WriteReport], None]) -> WriteReport:
     scan = Scan()
-    record, key = _fingerprint(options, scan)
-    unchanged = fresh_files(record, options.out, key) if record else None
-    if unchanged is not None:
-        timer.done("check", "nothing changed since the last build")
-        return WriteReport(0, len(unchanged), 0, sum(size for size, _ in unchanged.values()))
-    spare = spare_folder(record) if record else None
-    # why: walking the current site and bringing the spare up to date (~0.25 s at 10,000
-    # papers) is done in a forked process while the papers load
-    with staged_meanwhile(options.out, spare, _fork(options, len(scan.stats))) as staged:
-        return _make_site(options, timer, scan, (record, key), staged, ready)
+    try:
+        record, key = _fingerprint(options, scan)
+        unchanged = fresh_files(record, options.out, key) if record else None
+        if unchanged is not None:
+            timer.done("check", "nothing changed since the last build")
+            return WriteReport(0, len(unchanged), 0, sum(size for size, _ in unchanged.values()))
+        spare = spare_folder(record) if record else None
+        # why: walking the current site and bringing the spare up to date (~0.25 s at 10,000
+        # papers) is done in a forked process while the papers load
+        with staged_meanwhile(options.out, spare, _fork(options, len(scan.stats))) as staged:
+            return _make_site(options, timer, scan, (record, key), staged, ready)
+    finally:  # why: a failed build's scan still spares the next one reading every file
+        keep_table(scan)
 
 
 def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
@@ -139,6 +143,7 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
                              staged=staged)
     ready(written)
     if record:
+        keep_table(scan)  # why: ~0.03 s at 10,000 papers: after the site is in place
         entries.save()
         remember_made(record, written.stamps)
         if unchanged_since(_inputs(options), scan):  # why: an edit during the build is not in it

@@ -8,6 +8,7 @@ import generator.papers as papers_module
 import generator.render as render_module
 from factories import REPO, paper_source, write_content
 from generator.freshness import Inputs, Scan, fingerprint, unchanged_since
+from generator.errors import BuildFailed
 from generator.pipeline import BuildOptions, build
 
 
@@ -194,3 +195,15 @@ def test_what_a_build_keeps_in_memory_is_what_its_records_read_back_as(options):
     assert len(records) == 3  # the no-op record, the input table, the stamps
     for path in records:
         assert _LAST_KEPT[str(path)][1] == json.loads(path.read_text())
+
+
+def test_a_failed_build_still_keeps_what_its_scan_read(options, monkeypatch):
+    (options.content / "papers/a.md").write_text("no front matter\n")
+    read = []
+    real = freshness._hash_file
+    monkeypatch.setattr(freshness, "_hash_file", lambda path: read.append(path) or real(path))
+    monkeypatch.setattr(freshness, "RACY_NS", 0)  # every file settled at once
+    for _ in range(2):
+        with pytest.raises(BuildFailed):
+            build(options)
+    assert len(read) == len(set(read))  # the second build read no file again
