@@ -110,13 +110,14 @@ def _identity(stat: os.stat_result) -> tuple[int, int, int]:
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
-def write_aside(path: Path, data: bytes, holds: object = None) -> None:
-    """Write `data` beside `path`, then rename it over: a reader, or a build stopped midway,
-    sees the old file or the new, never half of one. `holds`, if given, is the value `data`
-    reads back as, for read_kept to give without reading."""
+def write_aside(path: Path, data: bytes | list[bytes], holds: object = None) -> None:
+    """Write `data` (or its parts, one after the other) beside `path`, then rename it over: a
+    reader, or a build stopped midway, sees the old file or the new, never half of one.
+    `holds`, if given, is the value `data` reads back as, for read_kept to give without reading."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_bytes(data)
+    with open(partial, "wb") as file:
+        file.writelines([data] if isinstance(data, bytes) else data)
     if holds is not None:  # why: the file renamed keeps its size, mtime and inode
         _LAST_KEPT[str(path)] = (_identity(os.stat(partial)), holds)
     os.replace(partial, path)

@@ -262,7 +262,8 @@ class PaperCache:
         done = {id(checked) for chunk, _ in pickled or [] for checked in chunk}
         parts.append(pickle.dumps([c for c in kept.values() if id(c) not in done],
                                   protocol=pickle.HIGHEST_PROTOCOL))
-        write_aside(self.folder / BUNDLE, _bundle_header(len(parts)) + b"".join(parts))
+        # why: in parts, not joined: at 10,000 papers a joined copy was 60 MB more at the peak
+        write_aside(self.folder / BUNDLE, [_bundle_header(len(parts)), *parts])
         self._bundle = kept
         for key in kept:
             with contextlib.suppress(OSError):
