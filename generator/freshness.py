@@ -97,7 +97,10 @@ def unchanged_since(inputs: Inputs, scan: Scan) -> bool:
     look the same, but the scan's fingerprint saw it as racy and the next one reads it again."""
     seen = 0
     for _, entry in _input_files(inputs, ordered=False):
-        stat = entry.stat()
+        try:
+            stat = entry.stat()
+        except FileNotFoundError:  # why: gone since it was listed (an editor's temporary file)
+            return False
         if scan.stats.get(entry.path) != [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns,
                                           stat.st_ino]:
             return False

@@ -143,11 +143,16 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
                              staged=staged)
     ready(written)
     if record:
-        keep_table(scan)  # why: ~0.03 s at 10,000 papers: after the site is in place
-        entries.save()
-        remember_made(record, written.stamps)
-        if unchanged_since(_inputs(options), scan):  # why: an edit during the build is not in it
-            remember(record, options.out, key, written.files)
+        try:
+            keep_table(scan)  # why: ~0.03 s at 10,000 papers: after the site is in place
+            entries.save()
+            remember_made(record, written.stamps)
+            # why: an edit made during the build is not in it
+            if unchanged_since(_inputs(options), scan):
+                remember(record, options.out, key, written.files)
+        except OSError as error:  # why: the site is in place; records only spare work
+            timer.report(f"  warning: this build's records were not kept ({error}); the next "
+                         "build will do all its work again")
     timer.done("write", f"{len(produced) - written.reused} pages and files made; {written.written} "
                         f"written, {written.unchanged} unchanged")
     return written

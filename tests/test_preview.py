@@ -6,7 +6,7 @@ import pytest
 
 from factories import REPO, paper_source, write_content
 from generator.livereload import BuildStatus
-from generator.pipeline import BuildOptions
+from generator.pipeline import BuildOptions, StageTimer
 from generator.preview import base_path, rebuild, watched_folders
 
 
@@ -46,6 +46,24 @@ def test_rebuild_publishes_before_the_build_keeps_its_records(tmp_path, project,
     first = status.current.version
     rebuild(opts, status)
     assert versions and versions[0] != first and status.current.version == versions[0]
+
+
+def test_records_that_cannot_be_kept_leave_the_new_site_published_once(tmp_path, project,
+                                                                       monkeypatch, capsys):
+    import generator.pipeline as pipeline_module
+    opts = replace(options(tmp_path, project), cache=tmp_path / "cache")
+    status = BuildStatus("/digest/")
+    published = []
+    real = status.publish
+    monkeypatch.setattr(status, "publish", lambda *args: published.append(args) or real(*args))
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pipeline_module, "remember", full)
+    assert rebuild(opts, status, StageTimer(report=print)).written > 0
+    assert [errors for errors, *_ in published] == [[]] and status.current.errors == ()
+    assert "records were not kept (" in capsys.readouterr().out
 
 
 def test_rebuild_keeps_the_last_good_site_and_publishes_the_errors(tmp_path, project, capsys):
