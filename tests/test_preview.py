@@ -124,3 +124,8 @@ def test_the_server_collects_garbage_once_idle_after_each_build_not_between_edit
     with pytest.raises(KeyboardInterrupt):
         preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
     assert events == ["collect", "build", "build", "collect"]
+    monkeypatch.setattr(preview_module, "COLLECT_AFTER", 2)
+    Watcher.answers, events[:] = [["a.md"]] * 5, []  # saves with no pause between them
+    with pytest.raises(KeyboardInterrupt):
+        preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
+    assert events == ["build", "collect", "build", "build", "collect", "build", "build"]
