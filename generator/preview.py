@@ -86,6 +86,9 @@ def rebuild(options: BuildOptions, status: BuildStatus, timer: StageTimer | None
     def publish(report: WriteReport) -> None:
         status.publish([], report.written + report.removed > 0, base_path(options))
         published.append(time.perf_counter())
+        # why: the build goes on keeping its records, long steps of JSON and pickle that
+        # hold the GIL; a moment first lets the event streams tell the open pages
+        time.sleep(0.01)
 
     try:
         report = build(options, timer, ready=publish)
