@@ -3,10 +3,11 @@
 A one-edit rebuild of a large digest runs on one core. So that the second core of a laptop
 does its share, the search index (~0.4 s at 10,000 papers) is built in a child while the
 parent plans and writes the pages, and the spare site is linked up to date in another while
-the papers load (output.staged_meanwhile). fork hands the child everything loaded without pickling it; only the
-result comes back, pickled into an unnamed temporary file. Not through a pipe: a child
-blocked on a full pipe until the parent reads would live on, and while it lives every page
-the parent writes to is copied (fork's copy-on-write); from a file the child is gone at once.
+the papers load (output.staged_meanwhile). fork hands the child everything loaded without
+pickling it; only the result comes back, pickled into an unnamed temporary file. Not through
+a pipe: a child blocked on a full pipe until the parent reads would live on, and while it
+lives every page the parent writes to is copied (fork's copy-on-write); from a file the child
+is gone at once.
 
 A child is never stopped halfway: it may be writing a file of the cache or linking the
 staged site, and is waited for instead. Where fork is unavailable or fails, the work is
