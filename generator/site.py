@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from operator import attrgetter
 from typing import Iterable
 
 from .bibtex import assign_keys, paper_entries
@@ -47,5 +48,9 @@ def updated_time(papers: Iterable[Paper], environ: dict[str, str] | None = None)
 
 def newest_day(papers: Iterable[Paper]) -> dt.datetime:
     """Midnight UTC of the day the newest of `papers` joined the digest (1970 for none)."""
-    newest = max((paper.date for paper in papers), default=dt.date(1970, 1, 1))
+    # why: map, in C: the feeds and the sitemap ask this of every tag, 30,000 papers in all
+    newest = max(map(_date, papers), default=dt.date(1970, 1, 1))
     return dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc)
+
+
+_date = attrgetter("date")
