@@ -113,6 +113,10 @@ def _make_site(options: BuildOptions, timer: StageTimer, scan: Scan,
     from .search import document_plan
     from .sitemap import crawler_plan
     from .site import build_site, reading_order, updated_time
+    if options.resident:
+        # why: a server builds again and again: imported once here, numpy (~0.09 s) is not
+        # imported again by each forked index build (see _search_index)
+        from . import searchindex  # noqa: F401
     config = load_config(options.content, options.base_url)
     for warning in config_warnings(config):
         timer.report(f"  warning: {warning}")
