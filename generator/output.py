@@ -123,6 +123,25 @@ def staged_meanwhile(out: Path, spare: Path | None, fork: bool) -> Iterator[Call
             retire(staging, spare)
 
 
+def prepare_spare(out: Path, spare: Path) -> bool:
+    """Make `spare` a mirror of `out` if there is no spare yet: a build into an empty `out`
+    leaves none, so the next would stage the site by linking every file of it (~1 s at
+    10,000 papers, on the path of an edit). For idle time, such as a preview server has
+    between saves; True if a spare was made."""
+    if spare.exists() or not out.is_dir() or not _replaceable(out):
+        return False
+    staging = take_spare(out, None)
+    try:
+        if mirror_or_empty(staging, out, _existing(out)[1]):
+            retire(staging, spare)
+            return True
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    return False
+
+
 def _take_staging(out: Path, spare: Path | None) -> Path:
     _check_replaceable(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ from .config import load_config
 from .errors import BuildFailed, display_path
 from .livereload import BuildStatus
 from .output import OutputRefused, WriteReport, temp_folders
-from .pipeline import BuildOptions, StageTimer, build, collect_garbage
+from .pipeline import BuildOptions, StageTimer, build, collect_garbage, prepare_next_build
 from .serve import PreviewServer, handler_for, open_server
 from .urls import Urls
 from .watch import Watcher
@@ -149,13 +149,14 @@ COLLECT_AFTER = 20
 def _rebuild_on_change(options: BuildOptions, status: BuildStatus, watcher: Watcher,
                        url: Callable[[], str]) -> None:
     """Forever: wait for a burst of edits, rebuild once for all of them; once idle after a
-    build, collect what it left (see pipeline.rare_collections)."""
+    build, collect what it left (see pipeline.rare_collections) and prepare the next."""
     uncollected = 1  # why: builds since the last collection; the first one's, before serving
     while True:
         changed = watcher.next_change(timeout=0.5)
         if not changed:
             if uncollected:  # why: ~0.3 s at 10,000 papers: not between a save and its reload
                 collect_garbage()
+                prepare_next_build(options)
                 uncollected = 0
             continue
         if uncollected >= COLLECT_AFTER:  # why: saves with never a pause between them

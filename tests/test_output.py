@@ -3,7 +3,7 @@ import os
 import pytest
 
 import generator.output as output_module
-from generator.output import OutputRefused, write_site
+from generator.output import OutputRefused, prepare_spare, write_site
 from generator.records import OutputFile
 
 
@@ -213,6 +213,31 @@ def test_a_spare_in_an_odd_state_still_gives_the_exact_site(tmp_path):
     (spare / "stray.txt").write_bytes(b"stray")
     write_site(site_files(**{"y.html": b"y"}), out, spare=spare)
     assert tree(out) == tree_of(site_files(**{"y.html": b"y"}))
+
+
+def test_a_prepared_spare_mirrors_the_site_so_the_next_write_links_nothing(tmp_path, monkeypatch):
+    out, spare = tmp_path / "out", tmp_path / "cache/spare"
+    write_site(site_files(**{"b/c/d.html": b"d"}), out, spare=spare)  # into nothing: no spare
+    assert not spare.exists()
+    assert prepare_spare(out, spare) and not prepare_spare(out, spare)
+    assert tree(spare) == tree(out)
+    assert {p.stat().st_ino for p in spare.rglob("*") if p.is_file()} == \
+        {p.stat().st_ino for p in out.rglob("*") if p.is_file()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "out"]
+    linked = []
+    real_link = os.link
+    monkeypatch.setattr(os, "link", lambda *args: linked.append(args) or real_link(*args))
+    write_site(site_files(**{"b/c/d.html": b"d", "index.html": b"v2"}), out, spare=spare)
+    assert linked == []  # the spare already held every unchanged file
+    assert tree(out) == tree_of(site_files(**{"b/c/d.html": b"d", "index.html": b"v2"}))
+
+
+def test_no_spare_is_prepared_for_a_folder_that_is_not_a_built_site(tmp_path):
+    out, spare = tmp_path / "out", tmp_path / "spare"
+    assert not prepare_spare(out, spare)  # no site yet
+    out.mkdir()
+    (out / "precious.md").write_text("mine")
+    assert not prepare_spare(out, spare) and not spare.exists()
 
 
 def tree_of(files):

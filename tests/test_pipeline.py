@@ -89,3 +89,42 @@ def test_ready_comes_once_the_site_is_in_place_before_the_next_build_s_records(t
     assert seen[1][:2] == (True, True)
     build(options(content, out, cache), ready=ready)
     assert len(seen) == 2  # nothing changed: no new site, no call
+
+
+def test_the_spare_prepared_for_the_next_build_is_where_that_build_stages(tmp_path, forked,
+                                                                          monkeypatch):
+    from generator.freshness import record_path, spare_folder
+    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}", tags=["llm"])
+                                       for i in range(3)})
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    spare = spare_folder(record_path(cache, out))
+    assert not spare.exists()  # built into nothing
+    pipeline_module.prepare_next_build(options(content, out, cache))
+    assert files(spare) == files(out)
+    taken = []
+    real = output_module.take_spare
+    monkeypatch.setattr(output_module, "take_spare", lambda out, spare:
+                        taken.append(spare and spare.is_dir()) or real(out, spare))
+    edit(content, 1)
+    build(options(content, out, cache))
+    assert taken == [True]  # the edit's build staged in it
+    build(options(content, tmp_path / "here", workers=1))
+    assert files(out) == files(tmp_path / "here")
+    pipeline_module.prepare_next_build(options(content, out))  # no cache: nowhere to keep one
+
+
+def test_once_prepared_the_next_build_reads_only_the_edited_file(tmp_path, monkeypatch):
+    import generator.freshness as freshness_module
+    monkeypatch.setattr(freshness_module, "RACY_NS", 300_000_000)
+    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}") for i in range(3)})
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))  # its files were saved just before: racy to its scan
+    time.sleep(0.4)
+    pipeline_module.prepare_next_build(options(content, out, cache))
+    read = []
+    real = freshness_module._hash_file
+    monkeypatch.setattr(freshness_module, "_hash_file", lambda path: read.append(path) or real(path))
+    edit(content, 1)
+    build(options(content, out, cache))
+    assert [path.rpartition("/")[2] for path in read] == ["p1.md"]

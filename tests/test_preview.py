@@ -106,7 +106,8 @@ def test_watched_folders_are_what_a_build_reads(tmp_path, project):
     assert watched_folders(opts) == [opts.content, project / "templates", project / "static"]
 
 
-def test_the_server_collects_garbage_once_idle_after_each_build_not_between_edits(monkeypatch):
+def test_the_server_collects_garbage_and_prepares_once_idle_after_builds_not_between_edits(
+        monkeypatch):
     import generator.preview as preview_module
     events = []
 
@@ -121,9 +122,11 @@ def test_the_server_collects_garbage_once_idle_after_each_build_not_between_edit
     monkeypatch.setattr(preview_module, "rebuild",
                         lambda options, status, published: events.append("build"))
     monkeypatch.setattr(preview_module, "collect_garbage", lambda: events.append("collect"))
+    monkeypatch.setattr(preview_module, "prepare_next_build",
+                        lambda options: events.append("prepare"))
     with pytest.raises(KeyboardInterrupt):
         preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
-    assert events == ["collect", "build", "build", "collect"]
+    assert events == ["collect", "prepare", "build", "build", "collect", "prepare"]
     monkeypatch.setattr(preview_module, "COLLECT_AFTER", 2)
     Watcher.answers, events[:] = [["a.md"]] * 5, []  # saves with no pause between them
     with pytest.raises(KeyboardInterrupt):
