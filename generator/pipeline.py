@@ -223,8 +223,11 @@ def prepare_next_build(options: BuildOptions) -> None:
     if options.cache is None:
         return
     record = record_path(options.cache, options.out)
-    fingerprint(_inputs(options), record)
-    prepare_spare(options.out, spare_folder(record))
+    try:
+        fingerprint(_inputs(options), record)
+        prepare_spare(options.out, spare_folder(record))
+    except OSError:  # why: it only saves time; the next build does what is left undone
+        pass
 
 
 def _fingerprint(options: BuildOptions, scan: Scan) -> tuple[Path | None, str]:

@@ -128,3 +128,15 @@ def test_once_prepared_the_next_build_reads_only_the_edited_file(tmp_path, monke
     edit(content, 1)
     build(options(content, out, cache))
     assert [path.rpartition("/")[2] for path in read] == ["p1.md"]
+
+
+def test_preparing_the_next_build_is_best_effort(tmp_path, monkeypatch):
+    content = write_content(tmp_path, {"p0": paper_source(title="Paper 0")})
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+
+    def vanished(*args):
+        raise FileNotFoundError("an editor's temporary file, gone mid-scan")
+
+    monkeypatch.setattr(pipeline_module, "fingerprint", vanished)
+    pipeline_module.prepare_next_build(options(content, out, cache))  # no error: idle work
