@@ -72,7 +72,8 @@ def fingerprint(inputs: Inputs, record: Path | None = None, scan: Scan | None = 
         old = known.get(entry.path)
         rows[entry.path] = row = _row(entry, old, last_scan)
         read += row is not old
-        digest.update(f"{name}\0{row[4]}".encode())
+        # why: a file name that is not UTF-8 reaches Python as surrogates: its own bytes back
+        digest.update(f"{name}\0{row[4]}".encode("utf-8", "surrogateescape"))
         if scan is not None:
             scan.hashes[entry.path], scan.stats[entry.path] = row[4], row[:4]
     # why: rewritten after a read even if equal, so the newer scan time lets racy rows settle

@@ -207,3 +207,13 @@ def test_a_failed_build_still_keeps_what_its_scan_read(options, monkeypatch):
         with pytest.raises(BuildFailed):
             build(options)
     assert len(read) == len(set(read))  # the second build read no file again
+
+
+def test_a_file_name_that_is_not_utf8_is_fingerprinted_by_its_bytes(inputs, record):
+    first = fingerprint(inputs, record)
+    try:
+        open(os.path.join(os.fsencode(inputs.content), b"notes-\xe9.txt"), "wb").close()
+    except OSError:
+        pytest.skip("this file system takes only UTF-8 names")
+    second = fingerprint(inputs, record)
+    assert second != first and fingerprint(inputs, record) == second
