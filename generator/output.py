@@ -128,18 +128,30 @@ def prepare_spare(out: Path, spare: Path) -> bool:
     leaves none, so the next would stage the site by linking every file of it (~1 s at
     10,000 papers, on the path of an edit). For idle time, such as a preview server has
     between saves; True if a spare was made."""
-    if spare.exists() or not out.is_dir() or not _replaceable(out):
+    if spare.exists() or not out.is_dir() or not _replaceable(out) or not _same_device(out, spare):
         return False
     staging = take_spare(out, None)
     try:
         if mirror_or_empty(staging, out, _existing(out)[1]):
             retire(staging, spare)
-            return True
+            return spare.is_dir()
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(staging, ignore_errors=True)
     return False
+
+
+def _same_device(out: Path, spare: Path) -> bool:
+    """Whether a folder beside `out` can be renamed to `spare` (not across file systems), so a
+    spare made ahead is not made only to be deleted, idle period after idle period."""
+    where = spare.parent
+    while not where.exists() and where.parent != where:  # why: retire makes what is missing
+        where = where.parent
+    try:
+        return os.stat(out.parent).st_dev == os.stat(where).st_dev
+    except OSError:
+        return False
 
 
 def _take_staging(out: Path, spare: Path | None) -> Path:

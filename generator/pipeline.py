@@ -223,11 +223,12 @@ def prepare_next_build(options: BuildOptions) -> None:
     if options.cache is None:
         return
     record = record_path(options.cache, options.out)
-    try:
-        fingerprint(_inputs(options), record)
-        prepare_spare(options.out, spare_folder(record))
-    except OSError:  # why: it only saves time; the next build does what is left undone
-        pass
+    for step in (partial(fingerprint, _inputs(options), record),
+                 partial(prepare_spare, options.out, spare_folder(record))):
+        try:
+            step()
+        except Exception:  # why: each only saves time; the next build does (and reports)
+            pass           # what is left undone, and a preview server must go on watching
 
 
 def _fingerprint(options: BuildOptions, scan: Scan) -> tuple[Path | None, str]:

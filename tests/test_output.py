@@ -1,4 +1,7 @@
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -238,6 +241,32 @@ def test_no_spare_is_prepared_for_a_folder_that_is_not_a_built_site(tmp_path):
     out.mkdir()
     (out / "precious.md").write_text("mine")
     assert not prepare_spare(out, spare) and not spare.exists()
+
+
+def test_a_spare_that_cannot_be_prepared_leaves_no_folder_behind(tmp_path, monkeypatch):
+    out, spare = tmp_path / "out", tmp_path / "cache/spare"
+    write_site(site_files(), out)
+    monkeypatch.setattr(output_module, "mirror_or_empty", lambda *args: False)
+    assert not prepare_spare(out, spare)
+    monkeypatch.setattr(output_module, "mirror_or_empty", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        prepare_spare(out, spare)
+    monkeypatch.undo()
+    monkeypatch.setattr(output_module, "retire", lambda folder, spare: shutil.rmtree(folder))
+    assert not prepare_spare(out, spare)  # made, but it could not be kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_no_spare_is_prepared_on_another_file_system(tmp_path):
+    other = Path("/dev/shm")
+    if not other.is_dir() or other.stat().st_dev == tmp_path.stat().st_dev:
+        pytest.skip("no second file system to try")
+    out = tmp_path / "out"
+    write_site(site_files(), out)
+    with tempfile.TemporaryDirectory(dir=other) as cache:
+        assert not prepare_spare(out, Path(cache) / "builds/spare")
+        assert list(Path(cache).iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def tree_of(files):

@@ -116,12 +116,14 @@ def test_the_spare_prepared_for_the_next_build_is_where_that_build_stages(tmp_pa
 
 def test_once_prepared_the_next_build_reads_only_the_edited_file(tmp_path, monkeypatch):
     import generator.freshness as freshness_module
-    monkeypatch.setattr(freshness_module, "RACY_NS", 300_000_000)
+    monkeypatch.setattr(freshness_module, "RACY_NS", 60 * 10**9)
     content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}") for i in range(3)})
     out, cache = tmp_path / "site", tmp_path / "cache"
     build(options(content, out, cache))  # its files were saved just before: racy to its scan
-    time.sleep(0.4)
-    pipeline_module.prepare_next_build(options(content, out, cache))
+    later = time.time_ns() + 120 * 10**9
+    with monkeypatch.context() as clock:  # why: idle, once they have settled
+        clock.setattr(freshness_module.time, "time_ns", lambda: later)
+        pipeline_module.prepare_next_build(options(content, out, cache))
     read = []
     real = freshness_module._hash_file
     monkeypatch.setattr(freshness_module, "_hash_file", lambda path: read.append(path) or real(path))
@@ -130,13 +132,15 @@ def test_once_prepared_the_next_build_reads_only_the_edited_file(tmp_path, monke
     assert [path.rpartition("/")[2] for path in read] == ["p1.md"]
 
 
-def test_preparing_the_next_build_is_best_effort(tmp_path, monkeypatch):
+def test_preparing_the_next_build_is_best_effort_and_step_by_step(tmp_path, monkeypatch):
+    from generator.freshness import record_path, spare_folder
     content = write_content(tmp_path, {"p0": paper_source(title="Paper 0")})
     out, cache = tmp_path / "site", tmp_path / "cache"
     build(options(content, out, cache))
 
-    def vanished(*args):
-        raise FileNotFoundError("an editor's temporary file, gone mid-scan")
+    def failed(*args):
+        raise UnicodeEncodeError("utf-8", "x", 0, 1, "any error, not only an OSError")
 
-    monkeypatch.setattr(pipeline_module, "fingerprint", vanished)
+    monkeypatch.setattr(pipeline_module, "fingerprint", failed)
     pipeline_module.prepare_next_build(options(content, out, cache))  # no error: idle work
+    assert files(spare_folder(record_path(cache, out))) == files(out)  # the next step still ran
