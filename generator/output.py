@@ -127,7 +127,7 @@ def prepare_spare(out: Path, spare: Path) -> bool:
     """Make `spare` a mirror of `out` if there is no spare yet: a build into an empty `out`
     leaves none, so the next would stage the site by linking every file of it (~1 s at
     10,000 papers, on the path of an edit). For idle time, such as a preview server has
-    between saves; True if a spare was made."""
+    between saves; True if a spare was made and kept."""
     if spare.exists() or not out.is_dir() or not _replaceable(out) or not _same_device(out, spare):
         return False
     staging = take_spare(out, None)
