@@ -132,14 +132,11 @@ def prepare_spare(out: Path, spare: Path) -> bool:
         return False
     staging = take_spare(out, None)
     try:
-        if mirror_or_empty(staging, out, _existing(out)[1]):
+        if _mirrored(out, staging)[1]:
             retire(staging, spare)
-            return spare.is_dir()
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(staging, ignore_errors=True)
-    return False
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # why: gone once retired, else unwanted
+    return spare.is_dir()
 
 
 def _same_device(out: Path, spare: Path) -> bool:
