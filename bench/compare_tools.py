@@ -4,6 +4,11 @@ Used by bench/build_bench.py --compare. Hugo comes from Debian (`apt-get install
 0.111.x on bookworm), Pelican 4.12 and Markdown from PyPI into bench/.venv-pelican (gitignored);
 neither is a project dependency. Each converter writes a site folder from a synthetic content
 folder (bench/synthetic.py): the same papers, titles, authors, dates, tags, abstract and notes.
+
+Hugo's site is made like ours where it matters for the work done: the home page and each tag
+page list their papers 50 to a page (page/2/, page/3/, ... with newer/older links), each card
+with an excerpt, and every RSS feed (the site's and each tag's) holds the newest 50 papers, as
+ours (site.yaml's page_size and feed_items, both 50 by default).
 """
 
 from __future__ import annotations
@@ -23,23 +28,40 @@ PELICAN_VENV = BENCH / ".venv-pelican"
 PELICAN_PINS = ["pelican==4.12.0", "markdown==3.11.3"]
 BASE_URL = "https://bench.example.org/synthetic/"
 
+PAGE_SIZE = 50
+"""Papers per list page and per feed, as ours by default."""
 HUGO_CONFIG = f"""baseURL = "{BASE_URL}"
 title = "Synthetic Digest"
 languageCode = "en"
 disableKinds = ["section"]  # why: our digest has no papers/ list page, only home and tag lists
+{{paging}}
 [taxonomies]
 tag = "tags"
 """
+HUGO_PAGING = {
+    # why: Hugo renamed both (paginate became [pagination] pagerSize in 0.128; 0.111 reads
+    # [services.rss] limit, older ones rssLimit): hugo_config picks what the version reads
+    "paginate": f"paginate = {PAGE_SIZE}",
+    "pagerSize": f"[pagination]\npagerSize = {PAGE_SIZE}",
+    "rssLimit": f"rssLimit = {PAGE_SIZE}",
+    "services.rss": f"[services.rss]\nlimit = {PAGE_SIZE}",
+}
 HUGO_TAGS = ('<ul class="tags">{{ range .GetTerms "tags" }}<li><a href="{{ .RelPermalink }}">'
              '{{ .LinkTitle }}</a></li>{{ end }}</ul>\n')
 HUGO_LIST = """{{ define "main" }}<h1>{{ .Title }}</h1>
 {{ $pages := .Pages }}{{ if .IsHome }}{{ $pages = .Site.RegularPages }}{{ end }}
+{{ $pager := .Paginate $pages }}
 <p class="meta">{{ len $pages }} papers</p>
-{{ range $pages }}<article class="card"><h2><a href="{{ .RelPermalink }}">{{ .Title }}</a></h2>
+{{ range $pager.Pages }}<article class="card"><h2><a href="{{ .RelPermalink }}">{{ .Title }}</a></h2>
 <p class="authors">{{ delimit .Params.authors ", " }}</p>
 <p class="meta">{{ .Params.venue }} · <time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2 January 2006" }}</time></p>
 <p class="excerpt">{{ delimit (first 40 (split .Plain " ")) " " }}</p>{{ partial "tags.html" . }}</article>
-{{ end }}{{ end }}
+{{ end }}{{ partial "pagination.html" $pager }}{{ end }}
+"""
+HUGO_PAGINATION = """{{ if gt .TotalPages 1 }}<nav class="pagination" aria-label="Pages">
+{{ with .Prev }}<a rel="prev" href="{{ .URL }}">← Newer papers</a>{{ end }}
+<span>Page {{ .PageNumber }} of {{ .TotalPages }}</span>
+{{ with .Next }}<a rel="next" href="{{ .URL }}">Older papers →</a>{{ end }}</nav>{{ end }}
 """
 HUGO_LAYOUTS = {
     "_default/baseof.html": """<!DOCTYPE html>
@@ -60,6 +82,7 @@ HUGO_LAYOUTS = {
 {{ end }}</ul>{{ end }}
 """,
     "partials/tags.html": HUGO_TAGS,
+    "partials/pagination.html": HUGO_PAGINATION,
 }
 PELICAN_CONF = f"""SITENAME = "Synthetic Digest"
 SITEURL = "{BASE_URL.rstrip('/')}"
@@ -90,10 +113,21 @@ def papers(content: Path):  # noqa: ANN201
         yield path.stem, meta, (meta["abstract"] + ("\n\n" + notes if notes else "")) + "\n"
 
 
-def hugo_site(content: Path, site: Path) -> Path:
+def hugo_config(version: str) -> str:
+    """hugo.toml for Hugo `version` ("0.111.3"): list pages of PAGE_SIZE papers, feeds of the
+    newest PAGE_SIZE, with the settings' names that version reads."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version)[:2]) or (0, 111)
+    pages = "pagerSize" if numbers >= (0, 128) else "paginate"
+    feeds = "services.rss" if numbers >= (0, 111) else "rssLimit"
+    # why: a top-level key after a [table] would belong to the table
+    paging = "\n".join(sorted((HUGO_PAGING[pages], HUGO_PAGING[feeds]), key=lambda t: "[" in t))
+    return HUGO_CONFIG.format(paging=paging)
+
+
+def hugo_site(content: Path, site: Path, version: str = "0.111.3") -> Path:
     """A Hugo site (config, theme-less layouts/, content/papers/*.md) holding the digest."""
     (site / "content" / "papers").mkdir(parents=True)
-    (site / "hugo.toml").write_text(HUGO_CONFIG, encoding="utf-8")
+    (site / "hugo.toml").write_text(hugo_config(version), encoding="utf-8")
     for name, text in HUGO_LAYOUTS.items():
         (site / "layouts" / name).parent.mkdir(parents=True, exist_ok=True)
         (site / "layouts" / name).write_text(text, encoding="utf-8")

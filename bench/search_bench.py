@@ -29,9 +29,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from generator.lunrpack import unpack  # noqa: E402
-from generator.pipeline import BuildOptions, build  # noqa: E402
-from generator.serve import SiteHandler  # noqa: E402
+from generator.build.pipeline import BuildOptions, build  # noqa: E402
+from generator.search.packed import unpack  # noqa: E402
+from generator.serve.handlers import SiteHandler  # noqa: E402
 from synthetic import write_digest  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -8,9 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import BuildFailed
-from .output import OutputRefused
-from .pipeline import BuildOptions, StageTimer, build
+from .model.errors import BuildFailed
+from .build.writer import OutputRefused
+from .build.pipeline import BuildOptions, StageTimer, build
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,7 +92,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     """`serve`: build, serve under the base path, rebuild and reload open pages on every edit."""
-    from .preview import serve
+    from .serve.server import serve
     return serve(options_from(args), args.host, args.port, live=args.reload,
                  open_browser=args.open)
 
@@ -105,7 +105,7 @@ def _port(text: str) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """`import`: abstracts (and metadata) to one Markdown file per paper."""
-    from .importer import import_papers
+    from .importers.abstracts import import_papers
     written = import_papers(args.abstracts, args.metadata, args.content / "papers",
                             date=args.date, venue=args.venue, force=args.force)
     for path in written:

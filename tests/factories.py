@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from pathlib import Path
 
 import yaml
 
-from generator.records import Paper, Site, SiteConfig, Tag
+from generator.model.records import Paper, Site, SiteConfig, Tag, Theme
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -51,7 +52,7 @@ def make_config(**overrides: object) -> SiteConfig:
 def make_paper(slug: str = "a-paper", **overrides: object) -> Paper:
     """A Paper record without going through the files."""
     values: dict = {
-        "slug": slug, "source": f"content/papers/{slug}.md", "title": "A Paper",
+        "slug": slug, "source": Path(f"content/papers/{slug}.md"), "title": "A Paper",
         "authors": ("Ada Lovelace",), "date": dt.date(2025, 4, 24), "abstract": "We study things.",
         "abstract_html": "<p>We study things.</p>", "abstract_text": "We study things.",
     }
@@ -63,24 +64,19 @@ def make_paper(slug: str = "a-paper", **overrides: object) -> Paper:
 
 def make_site(papers: list[Paper], **config: object) -> Site:
     """A Site from papers, sorted and grouped as the build does."""
-    from generator.site import build_site, reading_order
-    return build_site(reading_order(papers), make_config(**config),
+    from generator.model.site import build_site
+    return build_site(papers, make_config(**config),
                       dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
 
 
-ASSETS = {"site.css": "/digest/assets/site.css?v=1", "search.js": "/digest/assets/search.js?v=1",
-          "lunr.min.js": "/digest/assets/lunr.min.js?v=1", "favicon.svg": "/digest/assets/favicon.svg?v=1",
-          "search-ui.js": "/digest/assets/search-ui.js?v=1", "search-page.js": "/digest/assets/search-page.js?v=1",
-          "search-worker.js": "/digest/assets/search-worker.js?v=1",
-          "search-query.js": "/digest/assets/search-query.js?v=1",
-          "search-index.js": "/digest/assets/search-index.js?v=1",
-          "search-answer.js": "/digest/assets/search-answer.js?v=1",
-          "search-read.js": "/digest/assets/search-read.js?v=1",
-          "copy-text.js": "/digest/assets/copy-text.js?v=1"}
+@functools.lru_cache(maxsize=1)
+def theme() -> Theme:
+    """The project's own templates, static files and npm libraries."""
+    from generator.content.theme import load_theme
+    return load_theme(REPO)
 
 
 def pages_of(site: Site) -> dict[str, str]:
     """Every HTML page of a site, rendered with the real templates, by output path."""
-    from generator.render import make_environment, render_pages
-    env = make_environment(REPO / "templates")
-    return {f.path: f.data.decode() for f in render_pages(site, env, ASSETS)}
+    from generator.outputs.pages import page_jobs
+    return {f.path: f.data.decode() for f in (job.made() for job in page_jobs(site, theme()))}

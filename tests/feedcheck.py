@@ -134,7 +134,7 @@ def _round_trip(data: bytes, expected: dict[str, Expected] | None) -> list[str]:
     return found
 
 
-def expected_item(paper) -> Expected:  # noqa: ANN001 - a generator.records.Paper
+def expected_item(paper) -> Expected:  # noqa: ANN001 - a generator.model.records.Paper
     """What a paper's feed item must read as: its title, and abstract, notes and link labels."""
     parts = [paper.abstract_text]
     if paper.notes_html:

@@ -2,7 +2,7 @@
 
 from lunr import lunr
 
-from generator.terms import FIELDS, search_texts
+from generator.search.terms import FIELDS, search_texts
 
 
 def lunr_py_index(texts: list[list[str]]) -> dict:

@@ -270,7 +270,7 @@ def serve(folder: Path, base_path: str) -> Iterator[str]:
     """Serve `folder` under `base_path` with the project's SiteHandler; yields the origin URL."""
     if str(REPO) not in sys.path:  # importable however pytest was started
         sys.path.insert(0, str(REPO))
-    from generator.serve import SiteHandler
+    from generator.serve.handlers import SiteHandler
 
     class QuietHandler(SiteHandler):
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import sitecheck
-from generator.content import load_documents
-from generator.validate import validate
+from generator.content.documents import load_documents
+from generator.content.papers import validate
 from sitecheck import BASE_PATH, BASE_URL, ROOT_URL
 
 

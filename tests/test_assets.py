@@ -1,6 +1,7 @@
 from factories import REPO
-from generator.assets import asset_urls, load_assets
-from generator.urls import Urls
+from generator.content.theme import load_assets, load_theme
+from generator.outputs.assets import asset_urls
+from generator.model.urls import Urls
 
 
 def test_load_assets_copies_static_files_and_npm_libraries(tmp_path):
@@ -23,3 +24,16 @@ def test_asset_urls_carry_a_content_hash():
     changed = asset_urls([f.__class__(f.path, f.data + b" ") for f in load_assets(REPO / "static", REPO)],
                          Urls("https://x.org/repo/"))
     assert changed["site.css"] != urls["site.css"]
+
+
+def test_load_theme_reads_every_template_by_name_and_the_assets(tmp_path):
+    for name in ("templates/_partials", "static"):
+        (tmp_path / name).mkdir(parents=True)
+    (tmp_path / "templates/page.html").write_text("page")
+    (tmp_path / "templates/_partials/card.html").write_text("card")
+    (tmp_path / "templates/.page.html.swp").write_text("swap")
+    (tmp_path / "static/site.css").write_text("body{}")
+    (tmp_path / "node_modules").symlink_to(REPO / "node_modules", target_is_directory=True)
+    theme = load_theme(tmp_path)
+    assert theme.templates.sources == (("_partials/card.html", "card"), ("page.html", "page"))
+    assert [f.path for f in theme.assets] == ["assets/site.css", "assets/lunr.min.js"]

@@ -1,11 +1,9 @@
 import datetime as dt
 
 from factories import make_paper, make_site
-from generator.bibtex import (assign_keys, base_key, bib_files, bibtex_entry, paper_entries,
-                              publication_year, tex_escape, verbatim)
-from generator.memo import KeptValues
-from generator.urls import Urls
-from generator.records import Link
+from generator.model.citation import assign_keys, base_key, publication_year
+from generator.model.records import Link
+from generator.outputs.bibtex import bib_file, bib_jobs, bibtex_entry, tex_escape, verbatim
 
 URL = "https://example.org/digest/papers/x/"
 
@@ -87,25 +85,22 @@ def test_colliding_keys_get_letters_and_the_first_paper_added_keeps_the_plain_ke
 def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
     site = make_site([make_paper("b", title="Zebra", tags=["llm"]),
                       make_paper("a", title="Apple", tags=["llm", "rag"])])
-    files = {f.path: f.data.decode() for f in bib_files(site)}
+    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site))}
     assert sorted(files) == ["all.bib", "tags/llm.bib", "tags/rag.bib"]
     assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
     assert files["tags/llm.bib"] == files["all.bib"]
     assert files["tags/rag.bib"].count("@misc{") == 1
 
 
-def test_an_entry_kept_from_an_earlier_build_is_reused_for_the_same_paper_key_and_url(tmp_path):
-    kept = KeptValues(tmp_path / "entries.pickle")
-    paper, urls = make_paper("x", source_key="k1"), Urls("https://example.org/digest/")
-    made = paper_entries((paper,), {"x": "lovelace2025a"}, urls, kept)
-    kept.save()
-    again = KeptValues(tmp_path / "entries.pickle")
-    again.before = {key: "kept entry" for key in again.before}
-    assert paper_entries((paper,), {"x": "lovelace2025a"}, urls, again) == {"x": "kept entry"}
-    assert paper_entries((paper,), {"x": "lovelace2025b"}, urls, again) != {"x": "kept entry"}
-    assert made == {"x": bibtex_entry(paper, "lovelace2025a", URL)}
+def test_a_bib_file_is_its_papers_entries_by_key_with_the_digest_pages_as_fallback_urls():
+    papers = (make_paper("b", title="Zebra"), make_paper("a", title="Apple"))
+    data = bib_file(papers, ("lovelace2025zebra", "lovelace2025apple"), "https://example.org/digest/")
+    assert data.decode() == (bibtex_entry(papers[1], "lovelace2025apple", "https://example.org/digest/papers/a/")
+                             + "\n" + bibtex_entry(papers[0], "lovelace2025zebra", URL.replace("/x/", "/b/")))
 
 
-def test_keys_start_from_the_base_made_when_the_paper_was_checked():
-    papers = [make_paper("x", cite_base="kept2025base"), make_paper("y", cite_base="kept2025base")]
-    assert sorted(assign_keys(papers).values()) == ["kept2025base", "kept2025baseb"]
+def test_the_sites_citation_keys_are_assigned_across_all_its_papers():
+    papers = [make_paper("x", title="Deep Nets", date=dt.date(2025, 1, 1)),
+              make_paper("y", title="Deep Nets", date=dt.date(2025, 2, 1))]
+    assert make_site(papers).cite_keys == assign_keys(papers) == {
+        "x": "lovelace2025deep", "y": "lovelace2025deepb"}

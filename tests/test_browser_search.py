@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from browserkit import (READY, RESULT_LINKS, STATUS_OK, TIMEOUT_MS, browser, open_search,  # noqa: F401
                         origin, site,
                         page, result_titles, type_query)
-from generator.lunrpack import unpack
+from generator.search.packed import unpack
 from sitecheck import BASE_PATH, BASE_URL
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"

@@ -16,7 +16,7 @@ def test_build_is_the_default_command_and_reports_each_stage(tmp_path):
     write_content(tmp_path, {"x": paper_source()})
     result = run(cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    for stage in ("papers", "plan", "search", "files", "write"):
+    for stage in ("read", "papers", "files", "write"):
         assert f"  {stage} " in result.stdout
     assert str((tmp_path / "_site").resolve()) in result.stdout
     assert (tmp_path / "_site/papers/x/index.html").is_file()
@@ -67,7 +67,8 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
     write_content(tmp_path, {"x": paper_source()})
     run(cwd=tmp_path)
     result = run(cwd=tmp_path)
-    assert "nothing changed since the last build" in result.stdout
+    assert re.search(r"  write +0 written, \d+ unchanged, 0 removed", result.stdout)
+    assert sorted(os.listdir(tmp_path / ".digest-cache")) == ["results.sqlite3"]
     assert "0 written" in run("--no-cache", cwd=tmp_path).stdout
 
 

@@ -1,8 +1,8 @@
 import pytest
 
 from factories import SITE_YAML
-from generator.config import config_warnings, load_config
-from generator.errors import BuildFailed
+from generator.content.config import config_warnings, load_config
+from generator.model.errors import BuildFailed
 
 
 def write(tmp_path, text):

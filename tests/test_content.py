@@ -1,13 +1,24 @@
 import pytest
 
 from factories import paper_source, write_content
-from generator.content import load_documents, read_document, slugify, ContentErrorRaised
-from generator.errors import BuildFailed
+from generator.content.documents import (ContentErrorRaised, load_documents, paper_names,
+                                         parse_document, read_document, slugify)
+from generator.content.papers import validate
+from generator.model.errors import BuildFailed
 
 
-def test_load_documents_reads_front_matter_and_body_with_lines(tmp_path):
+def test_load_documents_reads_each_paper_file_s_bytes(tmp_path):
     content = write_content(tmp_path, {"x": paper_source(body="Notes here.\n")})
-    [doc] = load_documents(content)
+    [source] = load_documents(content)
+    assert source.path == content / "papers/x.md"
+    assert source.data == (content / "papers/x.md").read_bytes()
+
+
+def test_parse_document_reads_front_matter_and_body_with_lines(tmp_path):
+    content = write_content(tmp_path, {"x": paper_source(body="Notes here.\n")})
+    [source] = load_documents(content)
+    doc = parse_document(source)
+    assert doc == read_document(source.path)
     assert doc.slug == "x"
     assert doc.front.values["title"] == "A Paper"
     assert doc.front.lines["title"] == 2
@@ -17,13 +28,20 @@ def test_load_documents_reads_front_matter_and_body_with_lines(tmp_path):
 
 def test_load_documents_sorts_by_file_name(tmp_path):
     content = write_content(tmp_path, {"b": paper_source(), "a": paper_source()})
-    assert [d.slug for d in load_documents(content)] == ["a", "b"]
+    assert [s.path.name for s in load_documents(content)] == ["a.md", "b.md"]
+
+
+def test_paper_names_are_the_markdown_files_and_none_for_a_missing_folder(tmp_path):
+    for name in ("b.md", "a.md", "notes.txt", "c.md~"):
+        (tmp_path / name).write_text("x")
+    assert paper_names(tmp_path) == ["a.md", "b.md"]
+    assert paper_names(tmp_path / "missing") == []
 
 
 def test_load_documents_reports_every_broken_file(tmp_path):
     content = write_content(tmp_path, {"a": "no front matter\n", "b": "---\ntitle: x\n"})
     with pytest.raises(BuildFailed) as raised:
-        load_documents(content)
+        validate(load_documents(content))
     assert [str(e).split(": ", 1)[1] for e in raised.value.errors] == [
         "missing front matter; start the file with a line '---', the fields, then another '---'",
         "front matter is not closed; add a line '---' after the fields",

@@ -4,10 +4,10 @@ import feedparser
 
 from factories import make_paper, make_site
 from feedcheck import expected_item, feed_problems, visible_text
-from generator import urls as paths
-from generator.feeds import feed_file, feed_files, item_html, paper_guid, rfc822, tag_feed_file
-from generator.records import Link
-from generator.urls import Urls
+from generator.model import urls as paths
+from generator.outputs.feeds import feed_file, feed_jobs, item_html, paper_guid, rfc822, tag_feed_file
+from generator.model.records import Link
+from generator.model.urls import Urls
 
 HOSTILE = "<script>alert(1)</script> & &amp; <T> \"quotes\" 'single' ]]>"
 
@@ -104,7 +104,7 @@ def test_feed_drops_control_characters_xml_cannot_carry():
 def test_every_tag_gets_a_feed_of_its_papers_with_its_own_links():
     site = make_site([make_paper("a", title="A", tags=["llm"], date=dt.date(2025, 1, 1)),
                       make_paper("b", title="B", tags=["llm", "rag"], date=dt.date(2025, 3, 1))])
-    files = {f.path: f.data for f in feed_files(site)}
+    files = {f.path: f.data for f in (job.made() for job in feed_jobs(site))}
     assert sorted(files) == ["feed.xml", "tags/llm/feed.xml", "tags/rag/feed.xml"]
     llm = parsed(files["tags/llm/feed.xml"])
     assert [e.title for e in llm.entries] == ["B", "A"]
@@ -149,5 +149,5 @@ def test_feeds_carry_only_the_newest_feed_items_papers():
     papers = [make_paper(f"p{i}", title=f"P{i}", tags=["llm"], date=dt.date(2025, 1, 1 + i))
               for i in range(5)]
     site = make_site(papers, feed_items=2)
-    for file in feed_files(site):
+    for file in (job.made() for job in feed_jobs(site)):
         assert [e.title for e in feedparser.parse(file.data).entries] == ["P4", "P3"]

@@ -1,4 +1,4 @@
-"""Tests for generator.latex: abstract LaTeX -> safe HTML and plain text."""
+"""Tests for generator.content.latex: abstract LaTeX -> safe HTML and plain text."""
 import random
 import re
 from html.parser import HTMLParser
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.latex import abstract_to_html, abstract_to_text
+from generator.content.latex import abstract_to_html, abstract_to_text
 
 DATA = Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'iclr2025-abstracts.txt'
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
@@ -310,7 +310,7 @@ _MIXED = "ab cdé_\t\n\r\f\v  x1-.,$\\{}**\u00a0\u2009ß日本"
 
 @pytest.mark.parametrize("seed", range(3))
 def test_the_quick_text_helpers_give_what_their_regex_substitutions_give(seed):
-    from generator import latex
+    from generator.content import latex
     rng = random.Random(seed)
     for _ in range(3000):
         text = "".join(rng.choice(_MIXED) for _ in range(rng.randint(0, 40)))

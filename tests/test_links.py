@@ -1,6 +1,6 @@
 import pytest
 
-from generator.links import LinkProblem, build_links, is_http_url, resolve
+from generator.content.links import LinkProblem, build_links, is_http_url, resolve
 
 
 @pytest.mark.parametrize("kind, value, url, found", [

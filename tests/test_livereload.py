@@ -2,7 +2,7 @@ import json
 import threading
 import time
 
-from generator.livereload import EVENTS_PATH, SCRIPT_PATH, WORKER_PATH, BuildStatus, Status, inject, script
+from generator.serve.livereload import EVENTS_PATH, SCRIPT_PATH, WORKER_PATH, BuildStatus, Status, inject, script
 
 
 def test_status_event_is_one_server_sent_event_named_build():

@@ -2,10 +2,9 @@ import json
 from html.parser import HTMLParser
 
 from factories import make_paper, make_site, pages_of
-from generator import urls as paths
-from generator.metadata import citation_tags, page_meta, scholarly_article, script_json
-from generator.records import Link
-from generator.urls import Urls
+from generator.model import urls as paths
+from generator.outputs.metadata import citation_tags, page_meta, scholarly_article, script_json
+from generator.model.records import Link
 
 HOSTILE = '</script><script>alert(1)</script> <!-- & "x"'
 LINKS = (Link("arxiv", "arXiv", "https://arxiv.org/abs/2406.16257"),
@@ -83,15 +82,14 @@ def test_citation_tags_appear_only_when_site_yaml_switches_them_on():
 
 def test_every_page_gets_social_tags_and_papers_are_articles():
     site = make_site([make_paper("x", tags=["llm"])], twitter="@digest")
-    urls = Urls(site.config.base_url)
-    home = page_meta(site, urls, paths.HOME, "", "")
+    home = page_meta(site.config, paths.HOME, "", "")
     assert dict(home["og"]) == {"og:title": "Test Digest", "og:description": "Papers for tests.",
                                 "og:type": "website", "og:site_name": "Test Digest",
                                 "og:url": "https://example.org/digest/"}
     assert home["names"] == [("twitter:card", "summary"), ("twitter:site", "@digest")]
-    paper = page_meta(site, urls, paths.paper_file("x"), "A Paper", "We study.", site.papers[0])
+    paper = page_meta(site.config, paths.paper_file("x"), "A Paper", "We study.", site.papers[0])
     assert dict(paper["og"])["og:type"] == "article" and paper["json_ld"]
-    missing = page_meta(site, urls, paths.NOT_FOUND, "Page not found", "")
+    missing = page_meta(site.config, paths.NOT_FOUND, "Page not found", "")
     assert missing["canonical"] == "" and missing["noindex"] and "og:url" not in dict(missing["og"])
 
 

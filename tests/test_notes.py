@@ -1,4 +1,4 @@
-from generator.notes import html_to_text, notes_to_html
+from generator.content.notes import html_to_text, notes_to_html
 
 
 def test_notes_to_html_renders_markdown():

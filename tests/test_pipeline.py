@@ -1,146 +1,423 @@
-import time
+"""generator.build.pipeline: build() in stages; a cached build is a clean build, only faster."""
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
-import generator.output as output_module
-import generator.pipeline as pipeline_module
-from factories import REPO, paper_source, write_content
-from generator.errors import BuildFailed
-from generator.output import temp_folders
-from generator.pipeline import BuildOptions, StageTimer, build
+import generator.build.cache as cache_module
+import generator.content.papers as papers_module
+from factories import REPO, SITE_YAML, paper_source, write_content
+from generator.build.cache import FILE, Cache
+from generator.build.pipeline import BuildOptions, StageTimer, build
+from generator.build.writer import temp_folders
+from generator.model.errors import BuildFailed
 
 
 def files(out):
-    return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
 
-def edit(content, number):
-    (content / "papers" / "p1.md").write_text(paper_source(title=f"Edited {number}", tags=["llm"]))
+def options(content, out, cache=None, workers=1, project=REPO, drafts=False):
+    return BuildOptions(content=content, out=out, project=project, cache=cache, workers=workers,
+                        drafts=drafts)
 
 
-@pytest.fixture
-def forked(monkeypatch):
-    """Staging and the search index forked, as at 10,000 papers."""
+def clean_build(content, folder, project=REPO, drafts=False):
+    """The site a build without any cache makes, into a folder of its own."""
+    build(options(content, folder, project=project, drafts=drafts))
+    return files(folder)
+
+
+def starting_content(root):
+    return write_content(root, {
+        "p1": paper_source(title="Attention Is Enough", tags=["llm", "vision"]),
+        "p2": paper_source(title="Sparse Things", tags=["llm"], date="2025-03-01",
+                           body="Notes with $x^2$ and [a link](https://example.org/)."),
+        "p3": paper_source(title="Graphs", tags=["graphs"], date="2025-02-01"),
+    })
+
+
+def edits(content):
+    """Edits a curator makes, one at a time, each naming itself."""
+    papers = content / "papers"
+    yield "nothing"
+    (papers / "p1.md").write_text(paper_source(title="Attention Is Not Enough",
+                                               tags=["llm", "vision"]))
+    yield "a title"
+    (papers / "p2.md").write_text(paper_source(title="Sparse Things", tags=["vision", "new tag"],
+                                               date="2025-03-01", body="Notes with $x^2$."))
+    yield "tags and notes"
+    (papers / "p4.md").write_text(paper_source(title="A New Paper", tags=["graphs"],
+                                               date="2025-05-01"))
+    yield "a new paper"
+    (papers / "p3.md").unlink()
+    yield "a deleted paper"
+    (papers / "p5.md").write_text(paper_source(title="Not Yet", tags=["secret"], draft=True))
+    yield "a draft"
+    (content / "site.yaml").write_text(SITE_YAML.replace("Test Digest", "Renamed Digest"))
+    yield "the site's title"
+    (content / "site.yaml").write_text(SITE_YAML.replace("https://example.org/digest/",
+                                                         "https://example.com/"))
+    yield "the base URL"
+    (papers / "p1.md").write_text(paper_source(title="Attention Is Not Enough", tags=["llm"],
+                                               date="2025-06-01"))
+    yield "a date and a tag removed"
+
+
+def stage_names(timer):
+    return [stage for stage, _, _ in timer.stages]
+
+
+@pytest.fixture(autouse=True)
+def fixed_time(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1745452800")
-    monkeypatch.setattr(pipeline_module, "FORK_FROM", 2)
 
 
-def options(content, out, cache=None, workers=2):
-    return BuildOptions(content=content, out=out, project=REPO, cache=cache, workers=workers)
+def test_stages_are_reported_in_order(tmp_path):
+    content = starting_content(tmp_path)
+    lines = []
+    timer = StageTimer(report=lines.append)
+    report = build(options(content, tmp_path / "site"), timer)
+    assert stage_names(timer) == ["read", "papers", "files", "write"]
+    assert all(seconds >= 0 for _, seconds, _ in timer.stages)
+    assert "3 papers" in timer.stages[1][2]
+    assert f"{report.written} written" in timer.stages[3][2]
+    assert len([line for line in lines if line.strip().startswith(("read", "papers", "files",
+                                                                    "write"))]) == 4
 
 
-def test_a_site_staged_and_indexed_alongside_is_the_site_made_here(tmp_path, forked):
-    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}", tags=["llm"])
-                                       for i in range(3)})
+def test_a_build_writes_the_whole_site(tmp_path):
+    content = starting_content(tmp_path)
+    out = tmp_path / "site"
+    report = build(options(content, out))
+    built = files(out)
+    assert report.written == len(built) and report.unchanged == report.removed == 0
+    assert ".nojekyll" in built and "index.html" in built
+    assert any("Attention Is Enough".encode() in data for data in built.values())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_cached_build_equals_a_clean_build_after_every_edit(tmp_path, monkeypatch, workers):
+    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    content = starting_content(tmp_path)
     out, cache = tmp_path / "site", tmp_path / "cache"
-    for number in range(3):  # the third build stages into the spare the second left
-        edit(content, number)
-        timer = StageTimer()
-        build(options(content, out, cache), timer)
-        assert [stage for stage, _, _ in timer.stages] == ["papers", "plan", "files", "search", "write"]
-        build(options(content, tmp_path / "here", workers=1))
-        assert files(out) == files(tmp_path / "here")
+    for edit in edits(content):
+        build(options(content, out, cache, workers=workers))
+        assert files(out) == clean_build(content, tmp_path / "clean"), edit
     assert temp_folders(out) == set()
 
 
-def test_a_build_that_fails_after_staging_keeps_the_spare_and_the_site(tmp_path, forked,
-                                                                      monkeypatch):
-    real = output_module._mirrored
-
-    def slow_mirror(*args):  # still linking when the build fails
-        time.sleep(0.3)
-        return real(*args)
-
-    monkeypatch.setattr(output_module, "_mirrored", slow_mirror)
-    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}") for i in range(3)})
+def test_a_cached_build_with_drafts_equals_a_clean_one(tmp_path):
+    content = starting_content(tmp_path)
     out, cache = tmp_path / "site", tmp_path / "cache"
-    for number in range(2):
-        edit(content, number)
-        build(options(content, out, cache))
-    spares = list(cache.rglob("*.spare"))
-    assert len(spares) == 1
+    build(options(content, out, cache))
+    (content / "papers" / "p5.md").write_text(paper_source(title="Not Yet", draft=True))
+    for drafts in (True, False, True):
+        build(options(content, out, cache, drafts=drafts))
+        assert files(out) == clean_build(content, tmp_path / "clean", drafts=drafts)
+    assert any(b"Not Yet" in data for data in files(out).values())
+
+
+def test_a_changed_source_date_epoch_is_in_the_next_cached_build(tmp_path, monkeypatch):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
     before = files(out)
-    (content / "papers" / "p2.md").write_text("---\ntitle: [unclosed\n---\n")
-    with pytest.raises(BuildFailed):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1777777777")
+    build(options(content, out, cache))
+    assert files(out) != before
+    assert files(out) == clean_build(content, tmp_path / "clean")
+
+
+def test_workers_give_the_same_site_as_one_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    content = write_content(tmp_path, {f"p{n}": paper_source(title=f"Paper {n}",
+                                                             tags=[f"tag {n % 3}"])
+                                       for n in range(12)})
+    build(options(content, tmp_path / "one", tmp_path / "cache1", workers=1))
+    build(options(content, tmp_path / "two", tmp_path / "cache2", workers=2))
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    (content / "papers" / "p3.md").write_text(paper_source(title="Edited", tags=["tag 0"]))
+    build(options(content, tmp_path / "one", tmp_path / "cache1", workers=1))
+    build(options(content, tmp_path / "two", tmp_path / "cache2", workers=2))
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    assert files(tmp_path / "two") == clean_build(content, tmp_path / "clean")
+
+
+def test_a_second_build_with_nothing_changed_writes_nothing(tmp_path):
+    content = starting_content(tmp_path)
+    out = tmp_path / "site"
+    first = build(options(content, out, tmp_path / "cache"))
+    mtimes = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    again = build(options(content, out, tmp_path / "cache"))
+    assert (again.written, again.removed) == (0, 0)
+    assert again.unchanged == first.written
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == mtimes
+
+
+def test_a_second_build_without_a_cache_writes_nothing_either(tmp_path):
+    content = starting_content(tmp_path)
+    out = tmp_path / "site"
+    build(options(content, out))
+    assert build(options(content, out)).written == 0
+
+
+def test_a_content_error_fails_the_build_and_leaves_the_last_site(tmp_path):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    before = files(out)
+    (content / "papers" / "p2.md").write_text(paper_source(title=None))
+    with pytest.raises(BuildFailed, match="title"):
         build(options(content, out, cache))
     assert files(out) == before
     assert temp_folders(out) == set()
-    assert spares[0].is_dir() and files(spares[0])  # kept for the next build to stage in
-    assert not [p for p in cache.rglob(".*") if spares[0] not in p.parents]  # none half-written
+    (content / "papers" / "p2.md").write_text(paper_source(title="Fixed"))
+    build(options(content, out, cache))
+    assert files(out) == clean_build(content, tmp_path / "clean")
 
 
-def test_ready_comes_once_the_site_is_in_place_before_the_next_build_s_records(tmp_path):
-    content = write_content(tmp_path, {"p1": paper_source(title="First", tags=["llm"])})
-    out, cache = tmp_path / "site", tmp_path / "cache"
-    seen = []
-
-    def records():
-        return sorted(p.name.split(".", 1)[1] for p in (cache / "builds").glob("*.*json"))
-
-    def ready(report):
-        page = (out / "papers/p1/index.html").read_bytes()
-        seen.append((report.written > 0, b"Edited 0" in page, records()))
-
-    build(options(content, out, cache), ready=ready)
-    assert seen == [(True, False, [])]  # the site, but no record of it yet
-    assert records() == ["inputs.json", "json", "pages.json"]
-    edit(content, 0)
-    build(options(content, out, cache), ready=ready)
-    assert seen[1][:2] == (True, True)
-    build(options(content, out, cache), ready=ready)
-    assert len(seen) == 2  # nothing changed: no new site, no call
-
-
-def test_the_spare_prepared_for_the_next_build_is_where_that_build_stages(tmp_path, forked,
-                                                                          monkeypatch):
-    from generator.freshness import record_path, spare_folder
-    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}", tags=["llm"])
-                                       for i in range(3)})
+def test_an_error_in_site_yaml_fails_the_build_and_leaves_the_last_site(tmp_path):
+    content = starting_content(tmp_path)
     out, cache = tmp_path / "site", tmp_path / "cache"
     build(options(content, out, cache))
-    spare = spare_folder(record_path(cache, out))
-    assert not spare.exists()  # built into nothing
-    pipeline_module.prepare_next_build(options(content, out, cache))
-    assert files(spare) == files(out)
-    taken = []
-    real = output_module.take_spare
-    monkeypatch.setattr(output_module, "take_spare", lambda out, spare:
-                        taken.append(spare and spare.is_dir()) or real(out, spare))
-    edit(content, 1)
-    build(options(content, out, cache))
-    assert taken == [True]  # the edit's build staged in it
-    build(options(content, tmp_path / "here", workers=1))
-    assert files(out) == files(tmp_path / "here")
-    pipeline_module.prepare_next_build(options(content, out))  # no cache: nowhere to keep one
+    before = files(out)
+    (content / "site.yaml").write_text("title: [unclosed\n")
+    with pytest.raises(BuildFailed):
+        build(options(content, out, cache))
+    assert files(out) == before and temp_folders(out) == set()
 
 
-def test_once_prepared_the_next_build_reads_only_the_edited_file(tmp_path, monkeypatch):
-    import generator.freshness as freshness_module
-    monkeypatch.setattr(freshness_module, "RACY_NS", 60 * 10**9)
-    content = write_content(tmp_path, {f"p{i}": paper_source(title=f"Paper {i}") for i in range(3)})
+def test_an_error_in_an_unchanged_paper_is_reported_by_every_build(tmp_path):
+    content = starting_content(tmp_path)
     out, cache = tmp_path / "site", tmp_path / "cache"
-    build(options(content, out, cache))  # its files were saved just before: racy to its scan
-    later = time.time_ns() + 120 * 10**9
-    with monkeypatch.context() as clock:  # why: idle, once they have settled
-        clock.setattr(freshness_module.time, "time_ns", lambda: later)
-        pipeline_module.prepare_next_build(options(content, out, cache))
-    read = []
-    real = freshness_module._hash_file
-    monkeypatch.setattr(freshness_module, "_hash_file", lambda path: read.append(path) or real(path))
-    edit(content, 1)
-    build(options(content, out, cache))
-    assert [path.rpartition("/")[2] for path in read] == ["p1.md"]
+    (content / "papers" / "p3.md").write_text(paper_source(date="not a date"))
+    for _ in range(3):
+        with pytest.raises(BuildFailed, match="p3.md"):
+            build(options(content, out, cache))
+    assert not out.exists()
 
 
-def test_preparing_the_next_build_is_best_effort_and_step_by_step(tmp_path, monkeypatch):
-    from generator.freshness import record_path, spare_folder
-    content = write_content(tmp_path, {"p0": paper_source(title="Paper 0")})
+def made_counts(monkeypatch):
+    """How many results each function was asked to make, by its name, from now on."""
+    counts = {}
+    real = cache_module._make_all
+
+    def counting(make, shared, items, workers):
+        if items:
+            counts[make.__qualname__] = counts.get(make.__qualname__, 0) + len(items)
+        return real(make, shared, items, workers)
+
+    monkeypatch.setattr(cache_module, "_make_all", counting)
+    return counts
+
+
+def test_a_failed_build_keeps_what_the_last_build_made(tmp_path, monkeypatch):
+    # enough papers for over 1000 kept results, where commit starts forgetting unused ones
+    content = write_content(tmp_path, {f"p{n}": paper_source(title=f"Paper {n}", tags=["llm"])
+                                       for n in range(520)})
     out, cache = tmp_path / "site", tmp_path / "cache"
     build(options(content, out, cache))
+    (content / "site.yaml").write_text("title: [unclosed\n")  # a typo while the server runs
+    with pytest.raises(BuildFailed):
+        build(options(content, out, cache))
+    (content / "site.yaml").write_text(SITE_YAML)
+    counts = made_counts(monkeypatch)
+    build(options(content, out, cache))
+    assert sum(counts.values()) == 0, counts
 
-    def failed(*args):
-        raise UnicodeEncodeError("utf-8", "x", 0, 1, "any error, not only an OSError")
 
-    monkeypatch.setattr(pipeline_module, "fingerprint", failed)
-    pipeline_module.prepare_next_build(options(content, out, cache))  # no error: idle work
-    assert files(spare_folder(record_path(cache, out))) == files(out)  # the next step still ran
+def checks_counted(monkeypatch):
+    """The titles of the documents checked (the work check_file does) from now on."""
+    checked = []
+    real = papers_module.check
+
+    def counting_check(doc):
+        checked.append(doc.path.name)
+        return real(doc)
+
+    monkeypatch.setattr(papers_module, "check", counting_check)
+    return checked
+
+
+def test_an_unchanged_paper_is_not_checked_again(tmp_path, monkeypatch):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    checked = checks_counted(monkeypatch)
+    build(options(content, out, cache))
+    assert sorted(checked) == ["p1.md", "p2.md", "p3.md"]
+    checked.clear()
+    build(options(content, out, cache))
+    assert checked == []
+    (content / "papers" / "p2.md").write_text(paper_source(title="Edited"))
+    build(options(content, out, cache))
+    assert checked == ["p2.md"]
+
+
+def test_a_paper_with_an_error_is_checked_again_every_time(tmp_path, monkeypatch):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    (content / "papers" / "p2.md").write_text(paper_source(title=None))
+    checked = checks_counted(monkeypatch)
+    for _ in range(2):
+        with pytest.raises(BuildFailed):
+            build(options(content, out, cache))
+    assert sorted(checked) == ["p1.md", "p2.md", "p2.md", "p3.md"]
+
+
+def test_an_unchanged_site_makes_no_file_again(tmp_path, monkeypatch):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    counts = made_counts(monkeypatch)
+    build(options(content, out, cache))
+    assert counts == {}
+    (content / "papers" / "p3.md").write_text(paper_source(title="Graphs, edited",
+                                                           tags=["graphs"], date="2025-02-01"))
+    build(options(content, out, cache))
+    assert counts["check_file"] == 1
+    assert counts["render_paper_page"] == 1
+
+
+def test_a_build_in_a_new_process_finds_every_result_the_last_one_made(tmp_path):
+    content = starting_content(tmp_path)
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path[:0] = [{str(REPO)!r}]
+        from pathlib import Path
+        import generator.build.cache as cache_module
+        from generator.build.pipeline import BuildOptions, build
+        made = []
+        real = cache_module._make_all
+        cache_module._make_all = lambda make, shared, items, workers: (
+            made.extend(items), real(make, shared, items, workers))[1]
+        build(BuildOptions(content=Path({str(content)!r}), out=Path({str(tmp_path / "site")!r}),
+                           project=Path({str(REPO)!r}), cache=Path({str(tmp_path / "cache")!r})))
+        print(len(made))
+    """)
+    made = []
+    for seed in ("1", "2"):  # another hash seed: sets and str hashes come out in other orders
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, check=True)
+        made.append(int(run.stdout))
+    assert made[0] > 0 and made[1] == 0
+
+
+def test_a_damaged_cache_still_gives_the_clean_site(tmp_path):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    (content / "papers" / "p1.md").write_text(paper_source(title="Edited", tags=["llm"]))
+    (cache / FILE).write_bytes(b"this is not a database at all" * 1000)
+    lines = []
+    build(options(content, out, cache), StageTimer(report=lines.append))
+    assert files(out) == clean_build(content, tmp_path / "clean")
+    assert any("warning" in line and "cache" in line for line in lines)
+    build(options(content, out, cache))
+    assert files(out) == clean_build(content, tmp_path / "clean")
+
+
+def test_garbled_results_in_the_cache_still_give_the_clean_site(tmp_path):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    with sqlite3.connect(cache / FILE) as db:
+        for key, value in db.execute("SELECT key, value FROM results").fetchall():
+            garbled = bytearray(value)
+            garbled[-2] ^= 0xFF
+            db.execute("UPDATE results SET value = ? WHERE key = ?", (bytes(garbled), key))
+    shutil.rmtree(out)
+    build(options(content, out, cache))
+    assert files(out) == clean_build(content, tmp_path / "clean")
+
+
+def test_a_cache_folder_that_is_a_file_still_gives_the_clean_site(tmp_path):
+    content = starting_content(tmp_path)
+    (tmp_path / "cache").write_text("not a folder")
+    lines = []
+    build(options(content, tmp_path / "site", tmp_path / "cache"), StageTimer(report=lines.append))
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+    assert any("warning" in line for line in lines)
+
+
+def project_copy(tmp_path):
+    """A project of our own to edit: REPO's templates and static files, its node_modules."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copytree(REPO / "templates", project / "templates")
+    shutil.copytree(REPO / "static", project / "static")
+    (project / "node_modules").symlink_to(REPO / "node_modules", target_is_directory=True)
+    return project
+
+
+def test_a_template_edit_changes_the_pages_of_a_cached_build(tmp_path):
+    project = project_copy(tmp_path)
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache, project=project))
+    before = files(out)
+    base = project / "templates" / "base.html"
+    base.write_text(base.read_text().replace("</body>", "<!-- a footer note --></body>"))
+    build(options(content, out, cache, project=project))
+    after = files(out)
+    assert after == clean_build(content, tmp_path / "clean", project=project)
+    pages = [path for path in after if path.endswith(".html")]
+    assert pages and all(b"<!-- a footer note -->" in after[path] for path in pages)
+    assert all(after[path] != before[path] for path in pages)
+
+
+def test_an_edit_of_one_template_changes_only_the_pages_made_from_it(tmp_path):
+    project = project_copy(tmp_path)
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache, project=project))
+    before = files(out)
+    paper = project / "templates" / "paper.html"
+    text = paper.read_text()
+    assert "{% endblock %}" in text
+    paper.write_text(text.replace("{% endblock %}", "<p>paper page note</p>{% endblock %}", 1))
+    build(options(content, out, cache, project=project))
+    after = files(out)
+    assert after == clean_build(content, tmp_path / "clean", project=project)
+    changed = {path for path in after if after[path] != before.get(path)}
+    assert changed and all(b"paper page note" in after[path] for path in changed)
+
+
+def test_a_static_file_edit_is_in_the_next_cached_build(tmp_path):
+    project = project_copy(tmp_path)
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache, project=project))
+    css = next((project / "static").glob("*.css"))
+    css.write_text(css.read_text() + "\n/* edited */\n")
+    build(options(content, out, cache, project=project))
+    assert files(out) == clean_build(content, tmp_path / "clean", project=project)
+
+
+def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    project = project_copy(tmp_path)
+    content = starting_content(tmp_path)
+    out = tmp_path / "site"
+    with Cache(tmp_path / "cache", in_memory=True) as cache:  # as the preview server keeps it
+        for edit in edits(content):
+            build(options(content, out, tmp_path / "cache", project=project), cache=cache)
+            assert files(out) == clean_build(content, tmp_path / "clean", project=project), edit
+        paper = project / "templates" / "paper.html"
+        paper.write_text(paper.read_text().replace("{% endblock %}",
+                                                   "<p>note</p>{% endblock %}", 1))
+        build(options(content, out, tmp_path / "cache", project=project, workers=2), cache=cache)
+        assert files(out) == clean_build(content, tmp_path / "clean", project=project)
+        (content / "papers" / "p1.md").write_text(paper_source(title=None))
+        with pytest.raises(BuildFailed):
+            build(options(content, out, tmp_path / "cache", project=project), cache=cache)
+        (content / "papers" / "p1.md").write_text(paper_source(title="Back"))
+        build(options(content, out, tmp_path / "cache", project=project), cache=cache)
+        assert files(out) == clean_build(content, tmp_path / "clean", project=project)
+

@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 
 from factories import REPO, paper_source, write_content
-from generator.livereload import BuildStatus
-from generator.pipeline import BuildOptions, StageTimer
-from generator.preview import base_path, rebuild, watched_folders
+from generator.build.cache import Cache
+from generator.build.pipeline import BuildOptions, StageTimer
+from generator.serve.livereload import BuildStatus
+from generator.serve.server import base_path, rebuild, watched_folders
 
 
 @pytest.fixture()
@@ -35,35 +36,32 @@ def test_rebuild_publishes_a_new_version_only_when_files_change(tmp_path, projec
     assert rebuild(opts, status).written == 0 and status.current == built
 
 
-def test_rebuild_publishes_before_the_build_keeps_its_records(tmp_path, project, monkeypatch):
-    import generator.pipeline as pipeline_module
+def test_rebuild_with_the_servers_cache_shows_every_edit(tmp_path, project):
     opts = replace(options(tmp_path, project), cache=tmp_path / "cache")
     status = BuildStatus("/digest/")
-    versions = []
-    remember = pipeline_module.remember
-    monkeypatch.setattr(pipeline_module, "remember",
-                        lambda *args: versions.append(status.current.version) or remember(*args))
-    first = status.current.version
-    rebuild(opts, status)
-    assert versions and versions[0] != first and status.current.version == versions[0]
+    with Cache(opts.cache, in_memory=True) as cache:
+        assert rebuild(opts, status, cache).written > 0
+        for title in ("Second", "First", "Third"):
+            (opts.content / "papers/x.md").write_text(paper_source(title=title))
+            before = status.current.version
+            assert rebuild(opts, status, cache).written > 0 and status.current.version != before
+            assert f"<h1>{title}</h1>" in (opts.out / "papers/x/index.html").read_text()
+        assert rebuild(opts, status, cache).written == 0
 
 
-def test_records_that_cannot_be_kept_leave_the_new_site_published_once(tmp_path, project,
-                                                                       monkeypatch, capsys):
-    import generator.pipeline as pipeline_module
+@pytest.mark.parametrize("own_cache", [False, True])
+def test_a_cache_that_cannot_be_kept_leaves_the_new_site_published_once(tmp_path, project,
+                                                                       capsys, own_cache):
     opts = replace(options(tmp_path, project), cache=tmp_path / "cache")
+    opts.cache.write_text("a file where the cache folder should be")
     status = BuildStatus("/digest/")
     published = []
     real = status.publish
-    monkeypatch.setattr(status, "publish", lambda *args: published.append(args) or real(*args))
-
-    def full(*args):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(pipeline_module, "remember", full)
-    assert rebuild(opts, status, StageTimer(report=print)).written > 0
+    status.publish = lambda *args: published.append(args) or real(*args)
+    cache = Cache(opts.cache, in_memory=True, warn=print) if own_cache else None
+    assert rebuild(opts, status, cache, timer=StageTimer(report=print)).written > 0
     assert [errors for errors, *_ in published] == [[]] and status.current.errors == ()
-    assert "records were not kept (" in capsys.readouterr().out
+    assert f"warning: the cache in {opts.cache} cannot be used (" in capsys.readouterr().out
 
 
 def test_rebuild_keeps_the_last_good_site_and_publishes_the_errors(tmp_path, project, capsys):
@@ -106,29 +104,22 @@ def test_watched_folders_are_what_a_build_reads(tmp_path, project):
     assert watched_folders(opts) == [opts.content, project / "templates", project / "static"]
 
 
-def test_the_server_collects_garbage_and_prepares_once_idle_after_builds_not_between_edits(
+def test_the_server_rebuilds_once_for_each_burst_of_changes_with_the_cache_it_keeps(
         monkeypatch):
-    import generator.preview as preview_module
-    events = []
+    import generator.serve.server as server_module
+    builds = []
 
     class Watcher:
-        answers = [[], [], ["a.md"], ["b.md"], [], []]
+        answers = [[], [], ["a.md"], ["b.md", "c.md"], [], []]
 
         def next_change(self, timeout):
             if not self.answers:
                 raise KeyboardInterrupt
             return self.answers.pop(0)
 
-    monkeypatch.setattr(preview_module, "rebuild",
-                        lambda options, status, published: events.append("build"))
-    monkeypatch.setattr(preview_module, "collect_garbage", lambda: events.append("collect"))
-    monkeypatch.setattr(preview_module, "prepare_next_build",
-                        lambda options: events.append("prepare"))
+    monkeypatch.setattr(server_module, "rebuild",
+                        lambda options, status, cache: builds.append(cache))
+    cache = Cache(None, in_memory=True)
     with pytest.raises(KeyboardInterrupt):
-        preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
-    assert events == ["collect", "prepare", "build", "build", "collect", "prepare"]
-    monkeypatch.setattr(preview_module, "COLLECT_AFTER", 2)
-    Watcher.answers, events[:] = [["a.md"]] * 5, []  # saves with no pause between them
-    with pytest.raises(KeyboardInterrupt):
-        preview_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), Watcher(), str)
-    assert events == ["build", "collect", "build", "build", "collect", "build", "build"]
+        server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache, Watcher(), str)
+    assert builds == [cache, cache]

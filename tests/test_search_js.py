@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from factories import REPO, make_paper
-from generator.content import load_documents
-from generator.lunrpack import pack
-from generator.searchindex import build_index
-from generator.validate import validate
+from generator.content.documents import load_documents
+from generator.search.packed import pack
+from generator.search.index import build_index
+from generator.content.papers import validate
 from lunrpy import lunr_py_index_of
 
 JS_TESTS = sorted((Path(__file__).parent / "js").glob("*.test.js"))

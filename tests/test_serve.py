@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from generator.livereload import BuildStatus
-from generator.serve import PreviewServer, SiteHandler, handler_for, open_server
+from generator.serve.livereload import BuildStatus
+from generator.serve.handlers import PreviewServer, SiteHandler, handler_for, open_server
 
 
 def make_site(tmp_path):

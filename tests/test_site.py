@@ -1,7 +1,7 @@
 import datetime as dt
 
 from factories import make_config, make_paper
-from generator.site import build_site, reading_order, updated_time
+from generator.model.site import build_site, reading_order, updated_time
 
 
 def test_reading_order_is_newest_first_then_by_title_then_by_file_name():
@@ -15,8 +15,8 @@ def test_reading_order_is_newest_first_then_by_title_then_by_file_name():
 def test_build_site_groups_papers_by_tag_in_paper_order():
     papers = [make_paper("a", tags=["llm"], date=dt.date(2025, 1, 1)),
               make_paper("b", tags=["llm", "audio"], date=dt.date(2025, 2, 1))]
-    site = build_site(reading_order(papers), make_config(),
-                      dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
+    site = build_site(papers, make_config(), dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
+    assert site.papers == reading_order(papers)
     assert [(g.tag.name, [p.slug for p in g.papers]) for g in site.tags] == [
         ("audio", ["b"]), ("llm", ["b", "a"])]
 

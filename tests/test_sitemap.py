@@ -2,15 +2,19 @@ import datetime as dt
 from xml.etree import ElementTree as ET
 
 from factories import make_paper, make_site
-from generator.sitemap import SITEMAP_NS, crawler_files, sitemap
-from generator.xmlout import xml_document
+from generator.outputs.sitemap import SITEMAP_NS, crawler_jobs, sitemap
+from generator.outputs.xmlout import xml_document
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
+def files_of(jobs):
+    return [job.made() for job in jobs]
+
+
 def test_crawler_files_list_every_page_with_absolute_urls():
     site = make_site([make_paper("x", tags=["llm"], date=dt.date(2025, 3, 1))])
-    files = {f.path: f.data for f in crawler_files(site)}
+    files = {f.path: f.data for f in files_of(crawler_jobs(site))}
     root = ET.fromstring(files["sitemap.xml"])
     locs = {u.find("s:loc", NS).text: u.find("s:lastmod", NS).text for u in root}
     assert locs == {
@@ -26,15 +30,15 @@ def test_crawler_files_list_every_page_with_absolute_urls():
 
 def test_cname_is_written_only_when_site_yaml_names_a_domain():
     site = make_site([make_paper("x")])
-    assert "CNAME" not in {f.path for f in crawler_files(site)}
-    files = {f.path: f.data for f in crawler_files(make_site([make_paper("x")], cname="digest.example.org"))}
+    assert "CNAME" not in {f.path for f in files_of(crawler_jobs(site))}
+    files = {f.path: f.data for f in files_of(crawler_jobs(make_site([make_paper("x")], cname="digest.example.org")))}
     assert files["CNAME"] == b"digest.example.org\n"
 
 
 def test_sitemap_lists_every_page_of_a_paginated_list():
     papers = [make_paper(f"p{i}", tags=["llm"], date=dt.date(2025, 3, 1 + i)) for i in range(3)]
     site = make_site(papers, page_size=2)
-    root = ET.fromstring({f.path: f.data for f in crawler_files(site)}["sitemap.xml"])
+    root = ET.fromstring({f.path: f.data for f in files_of(crawler_jobs(site))}["sitemap.xml"])
     locs = {u.find("s:loc", NS).text for u in root}
     assert {"https://example.org/digest/page/2/", "https://example.org/digest/tags/llm/page/2/"} <= locs
 

@@ -1,5 +1,5 @@
-from generator import urls as paths
-from generator.urls import Urls
+from generator.model import urls as paths
+from generator.model.urls import Urls
 
 
 def test_urls_under_a_project_base_path():

@@ -3,9 +3,10 @@ import time
 
 import pytest
 
-import generator.fileevents as fileevents
-import generator.watch as watch_module
-from generator.watch import Debounce, Watcher, changed_paths, is_ignored, snapshot
+import generator.serve.fileevents as fileevents
+import generator.serve.watch as watch_module
+from generator.content.theme import is_ignored
+from generator.serve.watch import Debounce, Watcher, changed_paths, snapshot
 
 
 def files(root, *names):

@@ -1,6 +1,6 @@
 import pytest
 
-from generator.yamltext import YamlProblem, read_mapping
+from generator.content.yamltext import YamlProblem, read_mapping
 
 
 def test_read_mapping_gives_file_lines_with_offset():

@@ -1,0 +1,352 @@
+"""One cache for the whole build: results of pure functions, kept by a hash of what each is given.
+
+The pipeline wraps a stage's pure function with it (Cache.map); no stage knows of it. A result's
+key is a hash of the generator's code and libraries, the function's name and the arguments it
+is given, pickled: it is found again exactly when the same code is given equal values, so no
+list of dependencies is kept by hand, and a page that shows one more value of another paper is
+keyed by that value as soon as it is in its context.
+
+Results are kept in one SQLite file, each with a hash of its bytes that is checked before use.
+Cached bytes are untrusted: a result missing, garbled, of another version or unreadable is made
+again; a cache file that SQLite cannot read is started afresh; one that cannot be written is only
+not written. A cache never fails a build and never gives bytes it has not verified.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import multiprocessing
+import pickle
+import sqlite3
+from concurrent.futures import ProcessPoolExecutor
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "pylatexenc",
+             "nh3", "numpy")
+"""The libraries whose output ends up in the site."""
+FILE = "results.sqlite3"
+PARALLEL_FROM = 200
+"""Fewer results to make than this are made in this process: workers take ~0.2 s to start."""
+_BATCH = 500
+"""Keys asked for in one query (SQLite allows 999 parameters in older versions)."""
+_PICKLE = pickle.HIGHEST_PROTOCOL
+
+
+class Cache:
+    """Results kept in `folder` (None: nothing is kept), and in memory too with `in_memory`, for
+    a process that builds again and again (the preview server). `warn` is told, once, when the
+    cache cannot be used as it should."""
+
+    def __init__(self, folder: Path | None, in_memory: bool = False,
+                 warn: Callable[[str], None] = lambda line: None) -> None:
+        self.folder = folder
+        self.warn = warn
+        self._memory: dict[bytes, Any] | None = {} if in_memory else None
+        self._used: set[bytes] = set()
+        self._db: sqlite3.Connection | None = None
+        self._writable = True
+        self._code: bytes | None = None
+        self._digests: dict[int, tuple[object, bytes]] = {}
+        """Hashes of the values given so far in this build, by id (see _digest)."""
+
+    def map(self, make: Callable[..., Any], items: Sequence[tuple[Any, ...]], shared: Any = None,
+            keep: Callable[[Any], bool] = lambda result: True, workers: int = 1) -> list[Any]:
+        """make(*args), or make(shared, *args), for each args tuple of `items`, in order: a result
+        kept from before if there is one, else made, in `workers` processes when many are to
+        make, and kept if `keep` says so. `make` must be a pure function of what it is given."""
+        if self.folder is None and self._memory is None:
+            return _make_all(make, shared, list(items), workers)
+        keys = self._keys(make, shared, items)
+        found = self._found(keys)
+        missing = [n for n, key in enumerate(keys) if key not in found]
+        made = _make_all(make, shared, [items[n] for n in missing], workers)
+        new = {keys[n]: result for n, result in zip(missing, made) if keep(result)}
+        self._keep(new)
+        self._used.update(found, new)
+        made_here = dict(zip(missing, made))
+        results = [made_here[n] if n in made_here else found[key] for n, key in enumerate(keys)]
+        for key, result in zip(keys, results):
+            _stand_for(result, key, self._digests)
+        return results
+
+    def commit(self, complete: bool = True) -> None:
+        """End of a build. After a `complete` one (not one that failed halfway), forget what it
+        did not use, once that is most of what is kept."""
+        used, self._used = self._used, set()
+        self._digests = {}
+        if not complete:
+            return
+        if self._memory is not None:
+            for key in self._memory.keys() - used:
+                del self._memory[key]
+        if self._open() is not None and self._writable:
+            self._guarded(self._prune, used)
+
+    def close(self) -> None:
+        """Let go of the cache file."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> Cache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _keys(self, make: Callable[..., Any], shared: Any,
+              items: Sequence[tuple[Any, ...]]) -> list[bytes]:
+        """What each result is made from: the code, the function, `shared` and its args."""
+        digests = self._digests
+        name = f"{make.__module__}.{make.__qualname__}".encode()
+        prefix = hashlib.sha256(self._code_version() + name + _digest(shared, digests)).digest()
+        return [hashlib.sha256(prefix + _digest(args, digests)).digest() for args in items]
+
+    def _code_version(self) -> bytes:
+        if self._code is None:
+            self._code = code_version()
+        return self._code
+
+    def _found(self, keys: list[bytes]) -> dict[bytes, Any]:
+        """The kept results of those keys that have one."""
+        found: dict[bytes, Any] = {}
+        memory = self._memory or {}
+        wanted = [key for key in keys if key not in memory]
+        found.update((key, memory[key]) for key in keys if key in memory)
+        if wanted and self._open() is not None:
+            found.update(self._guarded(self._read, wanted) or {})
+        if self._memory is not None:
+            self._memory.update(found)
+        return found
+
+    def _read(self, keys: list[bytes]) -> dict[bytes, Any]:
+        assert self._db is not None
+        found = {}
+        for start in range(0, len(keys), _BATCH):
+            batch = keys[start:start + _BATCH]
+            rows = self._db.execute("SELECT key, digest, value FROM results WHERE key IN "
+                                    f"({','.join('?' * len(batch))})", batch)
+            for key, digest, value in rows:
+                result = _verified(digest, value)
+                if result is not _MISSING:
+                    found[key] = result
+        return found
+
+    def _keep(self, new: dict[bytes, Any]) -> None:
+        if self._memory is not None:
+            self._memory.update(new)
+        if new and self._open() is not None and self._writable:
+            self._guarded(self._write, new)
+
+    def _write(self, new: dict[bytes, Any]) -> None:
+        assert self._db is not None
+        with self._db:  # why: rows made one at a time, so no second copy of them all is held
+            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
+                                 map(_row, new.items()))
+
+    def _prune(self, used: set[bytes]) -> None:
+        assert self._db is not None
+        (count,) = self._db.execute("SELECT count(*) FROM results").fetchone()
+        if count <= 2 * len(used) + 1000:
+            return
+        with self._db:
+            self._db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key BLOB PRIMARY KEY)")
+            self._db.execute("DELETE FROM used")
+            self._db.executemany("INSERT OR IGNORE INTO used VALUES (?)", ((k,) for k in used))
+            self._db.execute("DELETE FROM results WHERE key NOT IN (SELECT key FROM used)")
+
+    def _open(self) -> sqlite3.Connection | None:
+        """The cache file, opened on first use; None when there is none or it cannot be had."""
+        if self._db is None and self.folder is not None:
+            self._guarded(self._connect)  # why: a broken file is started afresh (_recover)
+        return self._db
+
+    def _connect(self) -> None:
+        assert self.folder is not None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.folder / FILE, timeout=30)
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS results (key BLOB PRIMARY KEY, "
+                       "digest BLOB NOT NULL, value BLOB NOT NULL) WITHOUT ROWID")
+            db.execute("SELECT count(*) FROM results WHERE key = x''").fetchone()
+        except sqlite3.OperationalError as error:
+            if "readonly" not in str(error) or not _has_table(db):
+                db.close()
+                raise
+            self._writable = False
+            self.warn(f"warning: the cache in {self.folder} is read-only; results are read from "
+                      "it but not kept")
+        except sqlite3.Error:
+            db.close()
+            raise
+        self._db = db
+
+    def _guarded(self, step: Callable[..., Any], *args: Any) -> Any:
+        """step(*args); on a cache file SQLite cannot read or write, the file is started afresh
+        (a broken one) or left alone (one that cannot be written), and None is returned."""
+        try:
+            return step(*args)
+        except sqlite3.DatabaseError as error:
+            self._recover(error)
+            return None
+        except OSError as error:
+            self._give_up(f"cannot be used ({error})")
+            return None
+
+    def _recover(self, error: sqlite3.DatabaseError) -> None:
+        readonly = "readonly" in str(error) or "read-only" in str(error)
+        if readonly and self._db is not None:
+            self._writable = False
+            self.warn(f"warning: the cache in {self.folder} is read-only; results are not kept")
+            return
+        if isinstance(error, sqlite3.OperationalError) and not _damaged(error):
+            self._give_up(f"cannot be used ({error})")
+            return
+        self.close()
+        assert self.folder is not None
+        try:
+            (self.folder / FILE).unlink(missing_ok=True)
+            self._connect()
+            self.warn(f"warning: the cache in {self.folder} was damaged ({error}); it was "
+                      "started afresh")
+        except (OSError, sqlite3.Error) as again:
+            self._give_up(f"was damaged and cannot be started afresh ({again})")
+
+    def _give_up(self, why: str) -> None:
+        self.close()
+        self.warn(f"warning: the cache in {self.folder} {why}; this build makes everything anew")
+        self.folder = None
+
+
+_MISSING = object()
+
+
+def _row(item: tuple[bytes, Any]) -> tuple[bytes, bytes, bytes]:
+    """(key, digest, value) of one result: its pickle and that pickle's hash."""
+    value = pickle.dumps(item[1], _PICKLE)
+    return item[0], hashlib.sha256(value).digest(), value
+
+
+def _verified(digest: bytes, value: bytes) -> Any:
+    """The result kept as `value` if its bytes are those hashed to `digest`, else _MISSING."""
+    if not isinstance(value, bytes) or hashlib.sha256(value).digest() != digest:
+        return _MISSING
+    try:
+        return pickle.loads(value)
+    except Exception:  # why: bytes that hash right but do not load are a result of other code
+        return _MISSING
+
+
+def _has_table(db: sqlite3.Connection) -> bool:
+    try:
+        db.execute("SELECT count(*) FROM results WHERE key = x''").fetchone()
+        return True
+    except sqlite3.Error:
+        return False
+
+
+def _damaged(error: sqlite3.OperationalError) -> bool:
+    """An OperationalError that means the file is not a sound database (others mean it is busy,
+    locked, on a full disk, or cannot be opened)."""
+    text = str(error)
+    return any(word in text for word in ("malformed", "corrupt", "not a database", "no such",
+                                         "has no column", "disk I/O"))
+
+
+def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
+    """A hash of `value` pickled, made once per build however often the value is given (a
+    paper to its page, its tags' pages, feeds and BibTeX files), by its id: a build changes
+    none of the values it gives. A tuple of more than plain values (a tag's papers, the
+    papers' search terms) is hashed item by item, so each item is pickled once, if at all."""
+    known = seen.get(id(value))
+    if known is not None:
+        return known[1]
+    if type(value) is tuple and not all(type(item) in _PLAIN for item in value):
+        digest = hashlib.sha256(b"(" + b"".join(_digest(item, seen) for item in value)).digest()
+    else:
+        digest = hashlib.sha256(_pickled(value)).digest()
+    seen[id(value)] = (value, digest)  # why: holding the value keeps its id its own
+    return digest
+
+
+_PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
+
+
+def _stand_for(result: Any, key: bytes, seen: dict[int, tuple[object, bytes]]) -> None:
+    """Let a result be hashed by the key it was made from, and so each record it holds (the
+    Paper of a checked paper file): a pure function given equal values makes equal results, so a
+    paper read back from the cache is not pickled again to key the pages that show it."""
+    seen.setdefault(id(result), (result, hashlib.sha256(b"=" + key).digest()))
+    if dataclasses.is_dataclass(result):
+        for field in dataclasses.fields(result):
+            part = getattr(result, field.name)
+            if dataclasses.is_dataclass(part):
+                name = field.name.encode()
+                seen.setdefault(id(part), (part, hashlib.sha256(b"=" + key + name).digest()))
+
+
+def _pickled(value: Any) -> bytes:
+    """`value` pickled without pickle's memo, so that equal values give equal bytes whether or
+    not they share parts (a paper read back from the cache shares none; one made in a worker
+    shares its venue with the papers made beside it). The values hashed hold no cycles."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, _PICKLE)
+    pickler.fast = True
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
+def code_version() -> bytes:
+    """A hash of this generator's Python code and its libraries' versions: a new version of
+    either makes every kept result stale."""
+    digest = hashlib.sha256()
+    top = Path(__file__).resolve().parent.parent
+    for source in sorted(top.rglob("*.py")):
+        digest.update(source.relative_to(top).as_posix().encode() + b"\0" + source.read_bytes())
+    digest.update("".join(f"{name}={_version(name)}\0" for name in LIBRARIES).encode())
+    return digest.digest()
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def _make_all(make: Callable[..., Any], shared: Any, items: list[tuple[Any, ...]],
+              workers: int) -> list[Any]:
+    """make over `items`, in order; in `workers` forked processes when there are many."""
+    if workers < 2 or len(items) < PARALLEL_FROM:
+        return [_call(make, shared, args) for args in items]
+    size = max(1, len(items) // (workers * 8))
+    chunks = [items[start:start + size] for start in range(0, len(items), size)]
+    # why: fork hands `make` and `shared` to the workers as they are, without pickling them;
+    # results come back in order, so the output does not depend on the scheduling
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_receive,
+                             initargs=(make, shared)) as pool:
+        return [result for chunk in pool.map(_make_chunk, chunks) for result in chunk]
+
+
+def _call(make: Callable[..., Any], shared: Any, args: tuple[Any, ...]) -> Any:
+    return make(*args) if shared is None else make(shared, *args)
+
+
+_job: tuple[Callable[..., Any], Any] | None = None
+"""In a worker process only: the function it makes results with, and its shared argument."""
+
+
+def _receive(make: Callable[..., Any], shared: Any) -> None:
+    global _job
+    _job = (make, shared)
+
+
+def _make_chunk(chunk: list[tuple[Any, ...]]) -> list[Any]:
+    assert _job is not None
+    make, shared = _job
+    return [_call(make, shared, args) for args in chunk]

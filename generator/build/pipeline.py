@@ -1,0 +1,118 @@
+"""The whole build, readable in one function: build()."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..content.config import config_warnings, load_config
+from ..content.documents import load_documents
+from ..content.papers import Checked, check_file, combine
+from ..content.theme import load_theme
+from ..model.records import FileJob, OutputFile, SiteConfig
+from ..model.site import build_site, updated_time
+from ..outputs.bibtex import bib_jobs
+from ..outputs.feeds import feed_jobs
+from ..outputs.pages import page_jobs
+from ..outputs.sitemap import crawler_jobs
+from ..search.index import index_sizes, search_jobs
+from ..search.terms import paper_terms
+from .cache import Cache
+from .writer import WriteReport, write_site
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Where to read from and write to, and what to include."""
+
+    content: Path = Path("content")
+    out: Path = Path("_site")
+    project: Path = Path(".")
+    """Holds templates/, static/ and node_modules/."""
+    base_url: str | None = None
+    """Overrides site.yaml's base_url (e.g. the URL GitHub Pages reports)."""
+    drafts: bool = False
+    cache: Path | None = None
+    """Folder for results kept between builds; None builds everything anew."""
+    workers: int = 1
+    """Processes for independent work; output never depends on it."""
+
+
+def build(options: BuildOptions, timer: StageTimer | None = None,
+          cache: Cache | None = None) -> WriteReport:
+    """Content folder in, complete static site out; BuildFailed before anything is written.
+    A preview server passes the `cache` it keeps from build to build."""
+    timer, own_cache, complete = timer or StageTimer(), cache is None, False
+    cache = cache or Cache(options.cache, warn=timer.report)
+    try:
+        config = load_config(options.content, options.base_url)
+        for warning in config_warnings(config):
+            timer.report(f"  warning: {warning}")
+        sources = load_documents(options.content)
+        theme = load_theme(options.project)
+        timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
+                           f"{len(theme.assets)} assets")
+        checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
+                            workers=options.workers)
+        papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
+        site = build_site(papers, config, updated_time(papers))
+        timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
+                             f"out), {len(site.tags)} tags")
+        terms = cache.map(paper_terms, [(paper,) for paper in site.papers])
+        jobs = (page_jobs(site, theme) + feed_jobs(site) + bib_jobs(site) + crawler_jobs(site)
+                + search_jobs(site, terms))
+        files = list(theme.assets) + make_files(jobs, cache, options.workers)
+        timer.done("files", f"{len(files)} files")
+        _check_search_budget(files, config, timer)
+        report = write_site(files, options.out)
+        timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
+                            f"{report.removed} removed")
+        complete = True
+        return report
+    finally:  # why: what was made is kept, even by a build that failed
+        cache.commit(complete)
+        if own_cache:
+            cache.close()
+
+
+def make_files(jobs: list[FileJob], cache: Cache, workers: int = 1) -> list[OutputFile]:
+    """Every job's file: its bytes kept from before if it was made from the same, else made."""
+    made: dict[int, bytes] = {}
+    for make, shared, numbers in _by_function(jobs):
+        results = cache.map(make, [jobs[n].args for n in numbers], shared=shared, workers=workers)
+        made.update(zip(numbers, results))
+    return [OutputFile(job.path, made[n]) for n, job in enumerate(jobs)]
+
+
+def _by_function(jobs: list[FileJob]) -> list[tuple[Callable[..., bytes], object, list[int]]]:
+    """The jobs' numbers grouped by function and shared value, each group in the jobs' order."""
+    groups: dict[tuple[int, int], tuple[Callable[..., bytes], object, list[int]]] = {}
+    for number, job in enumerate(jobs):
+        group = groups.setdefault((id(job.make), id(job.shared)), (job.make, job.shared, []))
+        group[2].append(number)
+    return list(groups.values())
+
+
+def _check_search_budget(files: list[OutputFile], config: SiteConfig, timer: StageTimer) -> None:
+    raw, gzipped = index_sizes(files)
+    timer.report(f"  search    index {raw:,} bytes, {gzipped:,} gzipped")
+    if gzipped > config.search_budget_kb * 1024:
+        timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over "
+                     f"the search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
+
+
+@dataclass
+class StageTimer:
+    """Records how long each stage took and what it produced, for the build's report."""
+
+    report: Callable[[str], None] = lambda line: None
+    stages: list[tuple[str, float, str]] = field(default_factory=list)
+    _start: float = field(default_factory=time.perf_counter)
+
+    def done(self, stage: str, summary: str) -> None:
+        now = time.perf_counter()
+        self.stages.append((stage, now - self._start, summary))
+        self.report(f"  {stage:<9} {summary:<48} {1000 * (now - self._start):7.1f} ms")
+        self._start = now

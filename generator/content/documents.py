@@ -1,0 +1,95 @@
+"""Paper files: read from disk as bytes, then split into front matter (YAML with line
+numbers) and body."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+from ..model.errors import ContentError, display_path
+from ..model.records import SourceDoc, SourceFile
+from .yamltext import YamlProblem, read_mapping
+
+PAPERS_DIR = "papers"
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_FENCE = re.compile(r"^---[ \t]*$")
+
+
+def load_documents(content_dir: Path) -> list[SourceFile]:
+    """Every `papers/*.md` under `content_dir` with its bytes, sorted by file name."""
+    folder = content_dir / PAPERS_DIR
+    return [SourceFile(folder / name, (folder / name).read_bytes()) for name in paper_names(folder)]
+
+
+def paper_names(folder: Path) -> list[str]:
+    """The names of the Markdown files in `folder`, sorted; none if it is missing."""
+    try:
+        return sorted(name for name in os.listdir(folder) if name.endswith(".md"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+class ContentErrorRaised(Exception):
+    """One file could not be read at all."""
+
+    def __init__(self, error: ContentError):
+        self.error = error
+        super().__init__(str(error))
+
+
+def read_document(path: Path) -> SourceDoc:
+    """One paper file read from disk and parsed (see parse_document)."""
+    return parse_document(SourceFile(path, path.read_bytes()))
+
+
+def parse_document(source: SourceFile) -> SourceDoc:
+    """Split one paper file into front matter and body, and parse the front matter."""
+    path, data = source.path, source.data
+    shown = display_path(path)
+
+    def fail(line: int, message: str) -> ContentErrorRaised:
+        return ContentErrorRaised(ContentError(shown, line, message))
+
+    if not SLUG_RE.match(path.stem):
+        raise fail(1, f"file name '{path.name}' must be lowercase letters, digits and hyphens "
+                      f"(it becomes the URL), e.g. '{slugify(path.stem) or 'my-paper'}.md'")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise fail(1, f"not valid UTF-8 (byte {err.start}); save the file as UTF-8") from None
+    # why: as read_text does, so line numbers count the lines an editor shows
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.splitlines(keepends=True)
+    if not lines or not _FENCE.match(lines[0].lstrip("\ufeff").rstrip("\r\n")):
+        raise fail(1, "missing front matter; start the file with a line '---', the fields, "
+                      "then another '---'")
+    end = next((i for i in range(1, len(lines)) if _FENCE.match(lines[i].rstrip("\r\n"))), None)
+    if end is None:
+        raise fail(1, "front matter is not closed; add a line '---' after the fields")
+    try:
+        mapping = read_mapping("".join(lines[1:end]), first_line=2)
+    except YamlProblem as problem:
+        raise fail(problem.line, problem.message) from None
+    return SourceDoc(
+        path=path, slug=path.stem, front=mapping, body="".join(lines[end + 1:]), body_line=end + 2)
+
+
+@functools.lru_cache(maxsize=4096)  # why: a digest's few tags are slugified once per paper
+def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
+    """Lowercase words joined by hyphens, accents dropped, cut at a word boundary.
+
+    With `ascii_only=False` letters of other scripts are kept (a tag such as '机器学习').
+    """
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower())
+                    if not unicodedata.combining(c))
+    words = re.findall(r"[a-z0-9]+" if ascii_only else r"[^\W_]+", plain)
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_length and slug:
+            break
+        slug = candidate
+    return slug[:max_length]

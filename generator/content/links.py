@@ -1,0 +1,63 @@
+"""Turning a paper's `links:` values (ids or URLs) into checked http(s) URLs."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from ..model.records import LINK_KINDS, Link
+
+LABELS = {"arxiv": "arXiv", "openreview": "OpenReview", "pdf": "PDF", "code": "Code",
+          "project": "Project page", "doi": "DOI"}
+_ID_PATTERNS = {
+    "arxiv": re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?$"),
+    "openreview": re.compile(r"^[A-Za-z0-9_-]{5,}$"),
+    "doi": re.compile(r"^10\.\d{4,9}/\S+$"),
+}
+_ID_URLS = {
+    "arxiv": "https://arxiv.org/abs/{}",
+    "openreview": "https://openreview.net/forum?id={}",
+    "doi": "https://doi.org/{}",
+}
+_ID_FROM_URL = {
+    "arxiv": re.compile(r"^https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?$"),
+    "openreview": re.compile(r"^https?://openreview\.net/(?:forum|pdf)\?id=([A-Za-z0-9_-]+)$"),
+    "doi": re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$"),
+}
+EXAMPLES = {"arxiv": "'2406.16257'", "openreview": "oe51Q5Uo37", "doi": "10.1000/xyz123",
+            "pdf": "https://...", "code": "https://github.com/...", "project": "https://..."}
+
+
+class LinkProblem(ValueError):
+    """A link value that is neither a valid id nor an http(s) URL."""
+
+
+
+
+def is_http_url(value: str) -> bool:
+    """True for an absolute http:// or https:// URL with a host and no spaces."""
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not re.search(r"\s", value)
+
+
+def resolve(kind: str, value: str) -> tuple[str, str | None]:
+    """(URL, stable id or None) for one link value, or LinkProblem saying how to fix it."""
+    pattern = _ID_PATTERNS.get(kind)
+    if pattern and pattern.match(value):
+        return _ID_URLS[kind].format(value), value
+    if is_http_url(value):
+        found = _ID_FROM_URL.get(kind)
+        match = found.match(value) if found else None
+        return value, (match.group(1) if match else None)
+    what = "an id or an http(s) URL" if pattern else "an http(s) URL"
+    raise LinkProblem(f"links.{kind} must be {what}, e.g. {kind}: {EXAMPLES[kind]}; got '{value}'")
+
+
+def build_links(urls: dict[str, str]) -> tuple[Link, ...]:
+    """Links in a fixed order; a PDF link is derived from arXiv when none is given."""
+    resolved = dict(urls)
+    if "pdf" not in resolved and "arxiv" in resolved:
+        match = _ID_FROM_URL["arxiv"].match(resolved["arxiv"])
+        if match:
+            resolved["pdf"] = f"https://arxiv.org/pdf/{match.group(1)}"
+    return tuple(Link(kind, LABELS[kind], resolved[kind]) for kind in LINK_KINDS if kind in resolved)

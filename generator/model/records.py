@@ -1,0 +1,203 @@
+"""Typed records that flow through the build pipeline."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:  # why: only for annotations; the model imports nothing of ours
+    from ..content.yamltext import YamlMapping
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """The curator's `content/site.yaml`, validated."""
+
+    title: str
+    """The site's name, shown in every header and the feed."""
+    base_url: str
+    """Absolute URL the site is served from; its path is the site's base path."""
+    subtitle: str = ""
+    """A second line under the title (e.g. an English name for a Chinese title)."""
+    description: str = ""
+    """One or two sentences for the home page, feed and meta description."""
+    language: str = "en"
+    """BCP 47 language tag of the site's own text."""
+    title_language: str = ""
+    """BCP 47 tag of the title when it is in another language than the site's text, so screen
+    readers pronounce it right (e.g. 'zh' for a Chinese title on an English site)."""
+    curator: str = ""
+    """Who keeps the digest; shown in the footer and the feed."""
+    home_excerpt_words: int = 40
+    """How many words of an abstract the home page and tag pages show."""
+    search_budget_kb: int = 1024
+    """The build warns when the search index a reader downloads is larger, gzipped."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Free mapping for templates; never checked."""
+    source: Path = Path("content/site.yaml")
+    """The file this came from, for error messages."""
+    cname: str = ""
+    """Custom domain (e.g. 'digest.example.org'); the build writes it to CNAME."""
+    citation_tags: bool = False
+    """Add Highwire `citation_*` tags to paper pages (off: a digest is not the paper's home)."""
+    twitter: str = ""
+    """The site's account for Twitter cards, '@name'."""
+    page_size: int = 50
+    """Papers per page on the home and tag pages; later pages live at page/<n>/."""
+    feed_items: int = 50
+    """Newest papers in each RSS feed: readers fetch feeds often, and keep what they have seen."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One paper file as read from disk: the only input of its checking."""
+
+    path: Path
+    """The file, as the build was pointed at it."""
+    data: bytes
+
+
+@dataclass(frozen=True)
+class SourceDoc:
+    """One paper file as read from disk, before validation."""
+
+    path: Path
+    """The file, relative to the working directory where possible."""
+    slug: str
+    """The file name without `.md`."""
+    front: YamlMapping
+    """Front matter values with the file line of every key and list item."""
+    body: str
+    """Markdown after the closing `---`."""
+    body_line: int
+    """1-based line where the body starts."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """One outbound link of a paper, resolved to a URL."""
+
+    kind: str
+    """One of LINK_KINDS: arxiv, openreview, pdf, code, project, doi."""
+    label: str
+    """Button text."""
+    url: str
+    """Absolute http(s) URL."""
+
+
+LINK_KINDS = ("arxiv", "openreview", "pdf", "code", "project", "doi")
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A topic label and where its page lives."""
+
+    name: str
+    """As the curator wrote it."""
+    slug: str
+    """URL-safe form, unique across the site."""
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One validated paper of the digest."""
+
+    slug: str
+    """File name stem; the paper page's URL segment."""
+    source: Path
+    """The Markdown file it came from."""
+    title: str
+    authors: tuple[str, ...]
+    date: dt.date
+    """The day the paper joined the digest."""
+    abstract: str
+    """Verbatim, LaTeX and all."""
+    abstract_html: str
+    """Safe HTML with math as MathML."""
+    abstract_text: str
+    """Plain Unicode text for search, feeds and excerpts."""
+    venue: str = ""
+    tags: tuple[Tag, ...] = ()
+    links: tuple[Link, ...] = ()
+    ids: dict[str, str] = field(default_factory=dict)
+    """Stable identifiers (arxiv, openreview, doi) by kind."""
+    tldr: str = ""
+    notes_html: str = ""
+    """The curator's Markdown body rendered and sanitised."""
+    notes_text: str = ""
+    """The body as plain text, for search."""
+    draft: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TagGroup:
+    """A tag with the papers that carry it, newest first."""
+
+    tag: Tag
+    papers: tuple[Paper, ...]
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the output stages need, already sorted and grouped."""
+
+    config: SiteConfig
+    papers: tuple[Paper, ...]
+    """Newest first, then by title."""
+    tags: tuple[TagGroup, ...]
+    """By tag name."""
+    updated: dt.datetime
+    """SOURCE_DATE_EPOCH if set, else the newest paper's date: never 'now'."""
+    cite_keys: dict[str, str] = field(default_factory=dict)
+    """BibTeX citation key of every paper, by slug: stable and unique."""
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file of the built site, rendered in memory."""
+
+    path: str
+    """Relative POSIX path inside the output folder."""
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Templates:
+    """The Jinja templates of the site."""
+
+    folder: str
+    """Where they were read from, so an error names the template's file."""
+    sources: tuple[tuple[str, str], ...]
+    """(name with '/', source) of every template, by name."""
+
+
+@dataclass(frozen=True)
+class Theme:
+    """How the site looks: the templates and the static files it ships."""
+
+    templates: Templates
+    assets: tuple[OutputFile, ...]
+    """static/ and the npm libraries, at their output paths."""
+
+
+@dataclass(frozen=True)
+class FileJob:
+    """One output file before it is made: a pure function and everything it is given.
+
+    The build may reuse bytes made before by the same code from equal `shared` and `args`
+    (see build/cache.py), so `make` must depend on nothing else."""
+
+    path: str
+    make: Callable[..., bytes]
+    """Called as make(*args), or make(shared, *args) when `shared` is not None."""
+    args: tuple[Any, ...]
+    shared: Any = None
+    """A large value many jobs are given alike (the templates): hashed once per build."""
+
+    def made(self) -> OutputFile:
+        """The file, made here and now."""
+        data = self.make(*self.args) if self.shared is None else self.make(self.shared, *self.args)
+        return OutputFile(self.path, data)

@@ -1,0 +1,51 @@
+"""Assembling the site: papers in reading order, tags grouped, citation keys, one 'updated' time."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from operator import attrgetter
+from typing import Iterable
+
+from .citation import assign_keys
+from .records import Paper, Site, SiteConfig, Tag, TagGroup
+
+
+def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
+    """The papers in reading order (see reading_order), grouped by tag, with citation keys."""
+    ordered = reading_order(papers)
+    return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
+                cite_keys=assign_keys(ordered))
+
+
+def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
+    """Newest first, then by title, then by file name: the order of every list of papers."""
+    return tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
+
+
+def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
+    """One group per tag slug, sorted by tag name, each keeping the papers' order."""
+    groups: dict[str, tuple[Tag, list[Paper]]] = {}
+    for paper in papers:
+        for tag in paper.tags:
+            groups.setdefault(tag.slug, (tag, []))[1].append(paper)
+    ordered = sorted(groups.values(), key=lambda group: (group[0].name.casefold(), group[0].slug))
+    return tuple(TagGroup(tag, tuple(members)) for tag, members in ordered)
+
+
+def updated_time(papers: Iterable[Paper], environ: dict[str, str] | None = None) -> dt.datetime:
+    """SOURCE_DATE_EPOCH when set (reproducible builds), else midnight UTC of the newest paper."""
+    env = os.environ if environ is None else environ
+    epoch = env.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+    return newest_day(papers)
+
+
+def newest_day(papers: Iterable[Paper]) -> dt.datetime:
+    """Midnight UTC of the day the newest of `papers` joined the digest (1970 for none)."""
+    newest = max(map(_date, papers), default=dt.date(1970, 1, 1))
+    return dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.timezone.utc)
+
+
+_date = attrgetter("date")

@@ -1,0 +1,98 @@
+"""BibTeX entries built from a paper's structured fields, never from cleaned-up text.
+
+Choices, so a reference manager gets what it expects:
+- `@inproceedings` with `booktitle` when the paper has a venue, else `@misc` (with
+  `eprint`/`archivePrefix` and a `howpublished` line for an arXiv preprint).
+- The title is wrapped in a second pair of braces: a digest cannot tell a proper noun
+  ("Bayesian", "Transformer") from a title-cased word, and a style that lowercases
+  "Bayesian" is wrong while one that keeps "Attacks" capitalised is merely a style.
+- Unicode is kept as it is: biber and current LaTeX read UTF-8, and converting to
+  accent macros cannot express most scripts. Only the ten characters that mean
+  something to TeX are escaped, with macros whose braces stay balanced for BibTeX.
+- Keys are ASCII: first author's last name, year, first significant title word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import urls as paths
+from ..model.citation import publication_year
+from ..model.records import FileJob, Paper, Site
+from ..model.urls import Urls
+
+# why: BibTeX counts braces even after a backslash, so '\{' would unbalance a field;
+# the text macros keep every brace paired.
+_TEX_SPECIALS = {
+    "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
+    "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+_TEX_RE = re.compile("[" + re.escape("".join(_TEX_SPECIALS)) + "]")
+_VERBATIM_SPECIAL = re.compile(r"[{}\\\s]")
+_AND = re.compile(r"\band\b", re.IGNORECASE)
+
+
+def tex_escape(text: str) -> str:
+    """Plain text as a BibTeX field value: TeX specials escaped, whitespace collapsed."""
+    return _TEX_RE.sub(lambda m: _TEX_SPECIALS[m.group()], " ".join(text.split()))
+
+
+def verbatim(text: str) -> str:
+    """A URL, DOI or eprint id for a verbatim field: only braces, backslashes and spaces encoded."""
+    return _VERBATIM_SPECIAL.sub(lambda m: "%{:02X}".format(ord(m.group())), text)
+
+
+def _author(name: str) -> str:
+    # why: a name containing the word 'and' would split in two; braces keep it one author.
+    text = tex_escape(name)
+    return "{" + text + "}" if _AND.search(text) else text
+
+
+def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
+    """(name, already-escaped value) pairs, in a fixed order."""
+    links = {link.kind: link.url for link in paper.links}
+    fields = [("title", "{" + tex_escape(paper.title) + "}"),
+              ("author", " and ".join(_author(a) for a in paper.authors))]
+    if paper.venue:
+        fields.append(("booktitle", tex_escape(paper.venue)))
+    elif "arxiv" in paper.ids:
+        fields.append(("howpublished", "arXiv preprint arXiv:" + tex_escape(paper.ids["arxiv"])))
+    fields.append(("year", str(publication_year(paper))))
+    if "arxiv" in paper.ids:
+        fields += [("eprint", verbatim(paper.ids["arxiv"])), ("archivePrefix", "arXiv")]
+    if "doi" in paper.ids:
+        fields.append(("doi", verbatim(paper.ids["doi"])))
+    url = links.get("arxiv") or links.get("openreview") or links.get("doi") or page_url
+    fields.append(("url", verbatim(url)))
+    if paper.tags:
+        fields.append(("keywords", tex_escape(", ".join(t.name for t in paper.tags))))
+    return fields
+
+
+def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
+    """One complete entry, ending in a newline."""
+    kind = "inproceedings" if paper.venue else "misc"
+    body = "".join(f"  {name} = {{{value}}},\n" for name, value in entry_fields(paper, page_url))
+    return f"@{kind}{{{key},\n{body}}}\n"
+
+
+def bib_jobs(site: Site) -> list[FileJob]:
+    """all.bib and one tags/<tag>.bib per tag, each the entries of its papers."""
+    keys = site.cite_keys
+    return [_job(paths.ALL_BIB, site.papers, keys, site.config.base_url)] + [
+        _job(paths.tag_bib_file(g.tag.slug), g.papers, keys, site.config.base_url)
+        for g in site.tags]
+
+
+def _job(path: str, papers: tuple[Paper, ...], keys: dict[str, str], base_url: str) -> FileJob:
+    return FileJob(path, bib_file, (papers, tuple(keys[p.slug] for p in papers), base_url))
+
+
+def bib_file(papers: tuple[Paper, ...], keys: tuple[str, ...], base_url: str) -> bytes:
+    """The entries of `papers` (their citation keys given in the same order), sorted by key,
+    separated by blank lines, UTF-8."""
+    urls = Urls(base_url)
+    cited = sorted(zip(keys, (p.slug for p in papers), papers))
+    return "\n".join(bibtex_entry(paper, key, urls.absolute(paths.paper_file(slug)))
+                     for key, slug, paper in cited).encode("utf-8")

@@ -1,0 +1,223 @@
+"""HTML pages: one context function per page kind; Jinja only lays out.
+
+Each page is a FileJob: a render function given the templates and what the page shows (its
+paper, the papers of a list page, its own values), so the build can tell which pages changed
+by what they are made from."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import jinja2
+from markupsafe import Markup
+
+from ..model import urls as paths
+from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Templates, Theme
+from ..model.urls import Urls
+from .assets import asset_urls
+from .bibtex import bibtex_entry
+from .metadata import page_meta
+
+CARD = "_partials/paper_card.html"
+
+
+class _Environment(jinja2.Environment):
+    """Jinja, reading `card.title` from a dict as the key it is, at once.
+
+    Every context is made of dicts, and Jinja tries `card.title` as an attribute first: the
+    AttributeError it raises and catches for each took over half of rendering a list page's
+    cards. The result is Jinja's own: a key named like a dict method is left to Jinja."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+_DICT_NAMES = frozenset(dir(dict))
+
+
+@functools.lru_cache(maxsize=4)  # why: compiled once per process, not once per page
+def environment(templates: Templates) -> jinja2.Environment:
+    """Autoescaping, strict Jinja over the given templates: a typo in a template fails the build."""
+    sources = dict(templates.sources)
+
+    def load(name: str) -> tuple[str, str, Callable[[], bool]] | None:
+        source = sources.get(name)
+        return None if source is None else (source, f"{templates.folder}/{name}", lambda: True)
+
+    return _Environment(
+        loader=jinja2.FunctionLoader(load),
+        autoescape=True, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+
+
+def page_jobs(site: Site, theme: Theme) -> list[FileJob]:
+    """Every HTML page of the site, each made from its template and what it shows."""
+    urls, config = Urls(site.config.base_url), site.config
+    common = _common(site, urls, asset_urls(theme.assets, urls))
+    jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
+            for path, template, context in (
+                (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
+                (paths.SEARCH, "search.html", search_context(urls)),
+                (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
+    jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
+                         common, site, theme)
+    jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
+                     (common, config, p, site.cite_keys[p.slug]), theme.templates)
+             for p in site.papers]
+    for g in site.tags:
+        jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
+                             g.papers, common, site, theme)
+    return jobs
+
+
+def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers: tuple[Paper, ...],
+                 common: dict[str, Any], site: Site, theme: Theme) -> list[FileJob]:
+    """A list of papers split into pages of `page_size`, each with previous/next links."""
+    size, urls = site.config.page_size, Urls(site.config.base_url)
+    files = paths.listing_files(first_page, len(papers), size)
+    count, jobs = len(files), []
+    for n, path in enumerate(files, start=1):
+        title = context["page_title"] or "Papers"
+        pagination = {"page": n, "pages": count,
+                      "prev": urls.path(files[n - 2]) if n > 1 else "",
+                      "next": urls.path(files[n]) if n < count else ""}
+        page = {**context, "total": len(papers), "pagination": pagination,
+                "page_title": f"{title}, page {n}" if n > 1 else context["page_title"]}
+        jobs.append(FileJob(path, render_list_page, (template, common, site.config, path, page,
+                                                     papers[(n - 1) * size: n * size]),
+                            theme.templates))
+    return jobs
+
+
+def render_page(templates: Templates, template: str, common: dict[str, Any], config: SiteConfig,
+                path: str, context: dict[str, Any], paper: Paper | None = None) -> bytes:
+    """One page: `template` given what every page has, its own `context` and its metadata."""
+    meta = page_meta(config, path, context["page_title"], context["description"], paper)
+    html = environment(templates).get_template(template).render({**common, **context, "meta": meta})
+    return html.encode("utf-8")
+
+
+def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
+                      paper: Paper, cite_key: str) -> bytes:
+    """A paper's own page."""
+    urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
+    context = paper_context(paper, paper_card(paper, urls, config.home_excerpt_words), cite_key, urls)
+    return render_page(templates, "paper.html", common, config, path, context, paper)
+
+
+def render_list_page(templates: Templates, template: str, common: dict[str, Any],
+                     config: SiteConfig, path: str, context: dict[str, Any],
+                     papers: tuple[Paper, ...]) -> bytes:
+    """One page of a list of papers: a card for each."""
+    urls, card = Urls(config.base_url), environment(templates).get_template(CARD)
+    cards = [Markup(card.render(card=paper_card(p, urls, config.home_excerpt_words)))
+             for p in papers]
+    return render_page(templates, template, common, config, path, {**context, "cards": cards})
+
+
+def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
+    config = site.config
+    return {
+        "site": {"title": config.title, "subtitle": config.subtitle,
+                 "description": config.description, "language": config.language,
+                 "title_language": config.title_language,
+                 "curator": config.curator, "extra": config.extra,
+                 "updated": site.updated.date().isoformat(),
+                 "paper_count": len(site.papers)},
+        "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
+                "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
+                "all_bib": urls.path(paths.ALL_BIB)},
+        "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
+        "assets": asset_urls,
+        "search": {"worker": asset_urls["search-worker.js"], "lunr": asset_urls["lunr.min.js"],
+                   "query": asset_urls["search-query.js"], "read": asset_urls["search-read.js"],
+                   "unpack": asset_urls["search-index.js"], "answer": asset_urls["search-answer.js"],
+                   "index": urls.path(paths.SEARCH_INDEX),
+                   "meta": urls.path(paths.SEARCH_META), "docs": urls.path(paths.SEARCH_DOCS)},
+        "hide_header_search": False,
+    }
+
+
+def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
+    """What a list of papers shows for one paper."""
+    return {
+        "title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
+        "authors": paper.authors, "venue": paper.venue,
+        "date": paper.date.isoformat(), "date_human": human_date(paper.date),
+        "tags": [tag_link(tag, urls) for tag in paper.tags],
+        "links": [{"label": l.label, "url": l.url, "kind": l.kind} for l in paper.links],
+        "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
+        "draft": paper.draft,
+    }
+
+
+def tag_link(tag: Any, urls: Urls) -> dict[str, str]:
+    """A tag's name and page URL."""
+    return {"name": tag.name, "url": urls.path(paths.tag_file(tag.slug))}
+
+
+def home_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """The home page: every paper, newest first (cards and pages added by listing_pages)."""
+    return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags)}
+
+
+def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls) -> dict[str, Any]:
+    """A paper's own page: its `card` and every other field of the record, and its BibTeX entry."""
+    return {"page_title": paper.title, "description": excerpt(paper.abstract_text, 30),
+            "paper": {**card, "abstract_html": Markup(paper.abstract_html),
+                      "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
+                      "extra": paper.extra},
+            "bibtex": {"entry": bibtex_entry(paper, cite_key,
+                                             urls.absolute(paths.paper_file(paper.slug)))}}
+
+
+def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """Every tag with its paper count."""
+    return {"page_title": "Tags", "description": f"All {len(site.tags)} tags of {site.config.title}",
+            "tags": [{**tag_link(g.tag, urls), "count": len(g.papers),
+                      "feed": urls.path(paths.tag_feed_file(g.tag.slug)),
+                      "bib": urls.path(paths.tag_bib_file(g.tag.slug))} for g in site.tags]}
+
+
+def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
+    """One tag's papers, newest first (cards and pages added by listing_pages)."""
+    slug = group.tag.slug
+    feed = {"title": f"{site.config.title}: {group.tag.name}",
+            "url": urls.absolute(paths.tag_feed_file(slug))}
+    return {"page_title": f"Tag: {group.tag.name}", "tag": group.tag.name,
+            "description": f"{len(group.papers)} paper{'s' if len(group.papers) != 1 else ''} "
+                           f"tagged {group.tag.name}",
+            "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
+            "tag_feed": urls.path(paths.tag_feed_file(slug)),
+            "tag_bib": urls.path(paths.tag_bib_file(slug))}
+
+
+def search_context(urls: Urls) -> dict[str, Any]:
+    """The search page; results and facets are drawn by search-page.js from the prebuilt index."""
+    return {"page_title": "Search", "description": "Search titles, authors, tags and abstracts",
+            "hide_header_search": True}
+
+
+def not_found_context(urls: Urls) -> dict[str, Any]:
+    """404.html, served by GitHub Pages at any depth: every URL in it is root-relative."""
+    return {"page_title": "Page not found", "description": "This page does not exist."}
+
+
+def excerpt(text: str, words: int) -> str:
+    """The first `words` words, with an ellipsis when cut."""
+    parts = text.split()
+    return " ".join(parts) if len(parts) <= words else " ".join(parts[:words]) + " …"
+
+
+def human_date(day: Any) -> str:
+    """'24 April 2025', the same in every locale."""
+    months = ("January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December")
+    return f"{day.day} {months[day.month - 1]} {day.year}"

@@ -1,0 +1,54 @@
+"""The prebuilt Lunr index and the facet table: what a reader fetches before the first answer.
+
+Built from the papers' terms (terms.py) by lunrindex.py, written in our packed form by
+packed.py; lunr.js 2.3.9 loads it in the browser (static/search-index.js)."""
+
+from __future__ import annotations
+
+import gzip
+from typing import Sequence
+
+from ..model import urls as paths
+from ..model.records import FileJob, OutputFile, Paper, Site
+from .documents import document_jobs, facet_table, to_json
+from .lunrindex import BuiltIndex, TermIds, build_from_ids
+from .packed import packed_json
+from .terms import FIELDS, FieldTerms, TermMaker, paper_terms
+
+
+def build_index(papers: tuple[Paper, ...]) -> BuiltIndex:
+    """The lunr index lunr.py would build, refs being the papers' positions (short integers)."""
+    stems = TermMaker()
+    return index_of_terms(tuple(paper_terms(paper, stems) for paper in papers))
+
+
+def index_of_terms(terms: tuple[tuple[FieldTerms, ...], ...]) -> BuiltIndex:
+    """build_index() of the papers' paper_terms(), in reading order."""
+    term_ids = TermIds()
+    return build_from_ids([term_ids.document(paper) for paper in terms], term_ids,
+                          [name for name, _ in FIELDS], [boost for _, boost in FIELDS])
+
+
+def index_json(terms: tuple[tuple[FieldTerms, ...], ...]) -> bytes:
+    """The index of the papers' terms, in reading order, packed."""
+    return packed_json(index_of_terms(terms))
+
+
+def facets_json(papers: tuple[Paper, ...]) -> bytes:
+    """The facet table of the papers in reading order."""
+    return to_json(facet_table(papers))
+
+
+def search_jobs(site: Site, terms: Sequence[tuple[FieldTerms, ...]]) -> list[FileJob]:
+    """The lunr index of the papers' `terms` (paper_terms() of each, in the site's order), the
+    facet table and the document store in chunks, by ref."""
+    return [FileJob(paths.SEARCH_INDEX, index_json, (tuple(terms),)),
+            FileJob(paths.SEARCH_META, facets_json, (site.papers,))] + document_jobs(site)
+
+
+def index_sizes(files: list[OutputFile]) -> tuple[int, int]:
+    """Raw and (at most) gzipped bytes of what a reader downloads before the first answer."""
+    first = [f.data for f in files if f.path in (paths.SEARCH_INDEX, paths.SEARCH_META)]
+    # why: gzip's fastest level, an upper bound of what a server sends; level 6 would be ~10%
+    # smaller but takes seconds on a 10,000-paper index (bench/search_bench.py reports it)
+    return sum(map(len, first)), sum(len(gzip.compress(d, compresslevel=1, mtime=0)) for d in first)

@@ -1,0 +1,81 @@
+"""The words of a paper that search finds: its text per field, as lunr makes terms of it.
+
+The index is built from these terms (lunrindex.py)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lunr.stemmer import porter_stemmer
+from lunr.stop_word_filter import WORDS as STOP_WORDS
+from lunr.tokenizer import SEPARATOR_CHARS
+from lunr.trimmer import full_re
+
+from ..model.records import Paper
+
+FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes", 1))
+"""The indexed fields, in search_texts() order, with their boosts."""
+# why: lunr.py keeps tokens with inner punctuation whole ('e.g.,', '$\texttt{x}$') while
+# lunr.js strips it, so the browser could not find them; index only letters and digits.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def index_text(text: str) -> str:
+    """Text reduced to words (letters and digits) separated by single spaces, as both lunr.py
+    and lunr.js see it."""
+    return " ".join(_WORD.findall(text))
+
+
+def search_texts(paper: Paper) -> list[str]:
+    """The text lunr indexes for one paper, one string per field of FIELDS."""
+    return [index_text(paper.title), index_text(" ".join(paper.authors)),
+            index_text(" ".join(tag.name for tag in paper.tags)),
+            index_text(paper.abstract_text), index_text(paper.notes_text)]
+
+
+def paper_terms(paper: Paper, stems: TermMaker | None = None) -> tuple[FieldTerms, ...]:
+    """The terms lunr indexes for one paper, counted, per field of FIELDS: document_terms() of
+    its search_texts(). Their words are letters and digits between single spaces, so lunr's
+    tokenizer (split on spaces and hyphens) is a split on spaces. `stems` may hold the terms
+    of words met before (one TermMaker for all the papers of an index)."""
+    stems = TermMaker() if stems is None else stems
+    return tuple(_field_terms(words.lower().split(" "), stems) for words in search_texts(paper))
+
+
+_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
+
+
+class TermMaker(dict):
+    """What lunr's default pipeline (trimmer, stop-word filter, stemmer) makes of each word:
+    a dict from word to term (None: no term), filled as words are first seen."""
+
+    def __missing__(self, word: str) -> str | None:
+        match = full_re.match(word)
+        trimmed = match.group(1) if match else word
+        # why: None, never "", for no term (the stemmer makes none empty): _field_terms
+        # drops what is false
+        term = None if not trimmed or trimmed in STOP_WORDS else \
+            porter_stemmer.stem(trimmed) or None
+        self[word] = term
+        return term
+
+
+FieldTerms = tuple[str, tuple[int, ...]]
+"""One field's terms, joined by spaces in first-seen order (as lunr's dict keeps them), and
+their counts. A term never holds a space (spaces separate words)."""
+
+
+def document_terms(texts: list[str | None], stems: TermMaker | None = None) -> tuple[FieldTerms, ...]:
+    """What lunr indexes of one document, given one text per field: the per-document half of
+    the index build."""
+    stems = TermMaker() if stems is None else stems
+    return tuple(_field_terms(_SEPARATORS.split(text.lower()), stems) if text is not None
+                 else ("", ()) for text in texts)
+
+
+def _field_terms(words: list[str], stems: TermMaker) -> FieldTerms:
+    """The terms of one field's lowercased words, counted, in first-seen order."""
+    # why: map over the memo's own lookup keeps the loop in C; only new words run Python
+    counter = Counter(filter(None, map(stems.__getitem__, words)))
+    return " ".join(counter), tuple(counter.values())

@@ -1,0 +1,206 @@
+"""`build.py serve`: build, serve under the base path, and on every edit rebuild and reload tabs.
+
+The main thread builds; the HTTP server, the watcher and each request run in daemon threads,
+so Ctrl-C stops everything at once and interrupts a build inside its own cleanup (the build
+writes to a temporary folder and removes it when interrupted).
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import sys
+import threading
+import time
+import traceback
+import webbrowser
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+
+from ..build.cache import Cache
+from ..build.pipeline import BuildOptions, StageTimer, build
+from ..build.writer import OutputRefused, WriteReport, temp_folders
+from ..content.config import load_config
+from ..model.errors import BuildFailed, display_path
+from ..model.urls import Urls
+from .handlers import PreviewServer, handler_for, open_server
+from .livereload import BuildStatus
+from .watch import Watcher
+
+
+def serve(options: BuildOptions, host: str, port: int, live: bool = True,
+          open_browser: bool = False) -> int:
+    """Serve until Ctrl-C; live, also rebuild on every change and reload open tabs."""
+    _stop_on_signals()
+    _line_buffered_output()
+    status = BuildStatus(base_path(options) or "/")
+    server = open_server(host, port, handler_for(options.out, status.base_path,
+                                                 status if live else None))
+    if server is None:
+        return 1
+    before = temp_folders(options.out)
+    watcher = Watcher(watched_folders(options), skip=options.out) if live else None
+    # why: kept in memory too, each rebuild reads back only what it has not seen
+    cache = Cache(options.cache, in_memory=True, warn=print)
+    running = None
+    try:
+        if watcher is not None:
+            watcher.start()
+        print(f"Building {options.content} -> {options.out}")
+        if not _first_build(options, status, cache, live):
+            return 1
+        running = _start(server, host, status.base_path, options, open_browser)
+        if watcher is None:
+            _wait_for_ctrl_c()
+        else:
+            _rebuild_on_change(options, status, cache, watcher,
+                               lambda: _url(server, host, status.base_path))
+    except KeyboardInterrupt:
+        print("\nStopped.")
+    finally:
+        _stop(server, running, watcher, status)
+        cache.close()
+        _remove_new_temp_folders(options.out, before)
+    return 0
+
+
+def watched_folders(options: BuildOptions) -> list[Path]:
+    """What a build reads: the content folder (site.yaml included), templates and static files."""
+    return [options.content, options.project / "templates", options.project / "static"]
+
+
+def base_path(options: BuildOptions) -> str | None:
+    """The base path site.yaml (or --base-url) gives, or None while site.yaml has errors."""
+    try:
+        return Urls(load_config(options.content, options.base_url).base_url).base_path
+    except BuildFailed:
+        return None
+
+
+def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = None,
+            timer: StageTimer | None = None) -> WriteReport | None:
+    """One full build, then the new version published to open pages; or the errors, while
+    the last good site stays."""
+    try:
+        report = build(options, timer, cache)
+    except BuildFailed as failed:
+        return _failed(status, [str(error) for error in failed.errors])
+    except OutputRefused:
+        raise
+    except Exception as err:  # why: a broken template must not stop the server either
+        if not isinstance(err, jinja2.TemplateError):
+            traceback.print_exc()  # why: not the curator's mistake; whoever fixes it needs this
+        return _failed(status, [exception_error(err)])
+    status.publish([], report.written + report.removed > 0, base_path(options))
+    return report
+
+
+def exception_error(err: Exception) -> str:
+    """`file:line: message` for an unexpected error, at the template line when a template raised."""
+    if isinstance(err, jinja2.TemplateSyntaxError) and err.filename:
+        return f"{display_path(Path(err.filename))}:{err.lineno}: {err.message}"
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename.endswith(".html")]
+    where = f"{display_path(Path(frames[-1].filename))}:{frames[-1].lineno}: " if frames else ""
+    return f"{where}{type(err).__name__}: {err}"
+
+
+def _failed(status: BuildStatus, errors: list[str]) -> None:
+    status.publish(errors, site_changed=False)
+    for error in errors:
+        print(error, file=sys.stderr)
+    count = len(errors)
+    print(f"Build failed: {count} error{'s' if count != 1 else ''}; still serving the last "
+          "good site, with the errors shown on every page.", file=sys.stderr)
+
+
+def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool) -> bool:
+    """The build before serving; False if serving makes no sense (after saying why)."""
+    started = time.perf_counter()
+    try:
+        report = rebuild(options, status, cache, StageTimer(report=print))
+    except OutputRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return False
+    if report is not None:
+        print(f"Built {report.written + report.unchanged} files in "
+              f"{time.perf_counter() - started:.2f} s: {options.out.resolve()}")
+    return report is not None or live
+
+
+def _wait_for_ctrl_c() -> None:
+    while True:
+        time.sleep(3600)
+
+
+def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
+                       watcher: Watcher, url: Callable[[], str]) -> None:
+    """Forever: wait for a burst of edits, then rebuild once for all of them."""
+    while True:
+        changed = watcher.next_change(timeout=0.5)
+        if not changed:
+            continue
+        shown = sorted(display_path(Path(p)) for p in changed)
+        more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+        print(f"Changed: {', '.join(shown[:3])}{more}; rebuilding")
+        mounted, started = status.base_path, time.perf_counter()
+        try:
+            report = rebuild(options, status, cache)
+        except OutputRefused as refused:
+            report = _failed(status, [f"{display_path(options.out)}: {refused}"])
+        if report is not None:
+            print(f"Rebuilt in {time.perf_counter() - started:.2f} s: {report.written} written, "
+                  f"{report.removed} removed")
+        if status.base_path != mounted:
+            print(f"The base path is now {status.base_path}: serving at {url()}")
+
+
+def _start(server: PreviewServer, host: str, mounted: str, options: BuildOptions,
+           open_browser: bool) -> threading.Thread:
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                              name="server", daemon=True)
+    thread.start()
+    url = _url(server, host, mounted)
+    print(f"Serving {options.out} at {url} (Ctrl-C to stop)")
+    if host in ("", "0.0.0.0", "::"):
+        print("Listening on every address: other machines on your network can read this preview.")
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), name="browser", daemon=True).start()
+    return thread
+
+
+def _url(server: PreviewServer, host: str, mounted: str) -> str:
+    shown = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    shown = f"[{shown}]" if ":" in shown else shown
+    return f"http://{shown}:{server.server_address[1]}{mounted}"
+
+
+def _stop(server: PreviewServer, running: threading.Thread | None, watcher: Watcher | None,
+          status: BuildStatus) -> None:
+    if watcher is not None:
+        watcher.stop()
+    status.close()
+    if running is not None:
+        server.shutdown()
+    server.server_close()
+
+
+def _stop_on_signals() -> None:
+    """Ctrl-C and `kill` both end the server through KeyboardInterrupt, cleaning up on the way."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
+def _line_buffered_output() -> None:
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)  # why: a pipe reader sees each line at once
+
+
+def _remove_new_temp_folders(out: Path, before: set[Path]) -> None:
+    # why: one is left only if Ctrl-C lands while write_site removes the retired site, after
+    # its own cleanup can run.
+    for folder in temp_folders(out) - before:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,585 @@
+"""generator.build.cache: results of pure functions kept by what they are given, never wrong."""
+
+import hashlib
+import os
+import random
+import sqlite3
+
+import pytest
+
+import generator.build.cache as cache_module
+from generator.build.cache import FILE, Cache
+
+CALLS: list = []
+"""The arguments every make function below was called with in this process."""
+
+
+def double(x):
+    CALLS.append(("double", x))
+    return 2 * x
+
+
+def triple(x):
+    CALLS.append(("triple", x))
+    return 3 * x
+
+
+def scaled(factor, x):
+    CALLS.append(("scaled", factor, x))
+    return factor * x
+
+
+def boxed(x):
+    """A mutable result, so that `is` tells the very object kept from a copy read back."""
+    CALLS.append(("boxed", x))
+    return [x]
+
+
+def text_of(x):
+    CALLS.append(("text_of", x))
+    return text(x)
+
+
+def text(x):
+    return f"result {x} " * 20
+
+
+@pytest.fixture(autouse=True)
+def no_calls_yet():
+    CALLS.clear()
+
+
+def made(name="double"):
+    return [call[1:] for call in CALLS if call[0] == name]
+
+
+def twice(folder, make, items, **kwargs):
+    """map in a first Cache, committed and closed, then in a second on the same folder."""
+    with Cache(folder) as first:
+        first.map(make, items, **kwargs)
+        first.commit()
+    CALLS.clear()
+    with Cache(folder) as second:
+        results = second.map(make, items, **kwargs)
+        second.commit()
+    return results
+
+
+def rows(folder):
+    with sqlite3.connect(folder / FILE) as db:
+        return db.execute("SELECT count(*) FROM results").fetchone()[0]
+
+
+# What map gives
+
+
+def test_map_gives_each_result_in_the_order_of_the_items(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.map(double, [(3,), (1,), (2,)]) == [6, 2, 4]
+        assert cache.map(scaled, [(1,), (5,)], shared=10) == [10, 50]
+    assert made("scaled") == [(10, 1), (10, 5)]
+
+
+def test_map_gives_kept_and_new_results_interleaved_in_order(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        cache.map(double, [(2,), (4,)])
+        CALLS.clear()
+        assert cache.map(double, [(1,), (2,), (3,), (4,), (5,)]) == [2, 4, 6, 8, 10]
+    assert made() == [(1,), (3,), (5,)]
+
+
+def test_without_a_folder_nothing_is_kept_and_every_result_is_made(tmp_path):
+    cache = Cache(None)
+    assert cache.map(double, [(1,), (2,)]) == [2, 4]
+    assert cache.map(double, [(1,), (2,)]) == [2, 4]
+    cache.commit()
+    assert made() == [(1,), (2,), (1,), (2,)]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_list_of_items_gives_an_empty_list(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.map(double, []) == []
+        cache.commit()
+
+
+# What is found again
+
+
+def test_a_result_is_made_once_and_found_again_by_the_next_cache(tmp_path):
+    assert twice(tmp_path / "cache", double, [(1,), (2,), (3,)]) == [2, 4, 6]
+    assert made() == []
+
+
+def test_a_result_is_found_again_within_one_cache(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        cache.map(double, [(1,)])
+        assert cache.map(double, [(1,)]) == [2]
+    assert made() == [(1,)]
+
+
+def test_equal_arguments_find_the_result_made_from_others_equal_to_them(tmp_path):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(text_of, [((1, "a", ("b", 2.5)),)])
+    CALLS.clear()
+    with Cache(folder) as cache:
+        again = cache.map(text_of, [((1, "a", ("b", 2.5)),)])  # a new but equal tuple
+    assert again == [text((1, "a", ("b", 2.5)))]
+    assert made("text_of") == []
+
+
+def test_equal_arguments_find_the_same_result_whether_or_not_they_share_parts(tmp_path):
+    folder = tmp_path / "cache"
+    part = ["shared", 1]
+    with Cache(folder) as cache:
+        cache.map(text_of, [([part, part],)])
+        cache.commit()
+    CALLS.clear()
+    with Cache(folder) as cache:
+        assert cache.map(text_of, [([["shared", 1], ["shared", 1]],)]) == [text([part, part])]
+    assert made("text_of") == []
+
+
+def test_a_value_changed_between_two_builds_of_one_cache_is_made_again(tmp_path):
+    value = ["first"]
+    with Cache(tmp_path / "cache", in_memory=True) as cache:
+        assert cache.map(text_of, [(value,)]) == [text(["first"])]
+        cache.commit()
+        value.append("second")
+        assert cache.map(text_of, [(value,)]) == [text(["first", "second"])]
+        cache.commit()
+    assert made("text_of") == [(["first", "second"],), (["first", "second"],)]
+
+
+def test_a_changed_argument_is_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    twice(folder, double, [(1,), (2,)])
+    with Cache(folder) as cache:
+        assert cache.map(double, [(1,), (7,)]) == [2, 14]
+    assert made() == [(7,)]
+
+
+def test_an_argument_of_another_type_but_equal_value_is_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(double, [(1,)])
+        CALLS.clear()
+        results = cache.map(double, [(1.0,)])
+    assert results == [2.0] and type(results[0]) is float
+    assert made() == [(1.0,)]
+
+
+def test_a_changed_shared_value_is_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    twice(folder, scaled, [(1,), (2,)], shared=10)
+    assert made("scaled") == []
+    with Cache(folder) as cache:
+        assert cache.map(scaled, [(1,), (2,)], shared=100) == [100, 200]
+    assert made("scaled") == [(100, 1), (100, 2)]
+
+
+def test_a_shared_value_is_not_confused_with_the_first_argument(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.map(scaled, [(2, 3)]) == [6]
+        assert cache.map(scaled, [(3,)], shared=2) == [6]
+        assert cache.map(scaled, [(2,)], shared=3) == [6]
+    assert made("scaled") == [(2, 3), (2, 3), (3, 2)]
+
+
+def test_another_function_given_the_same_arguments_is_not_confused_with_it(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.map(double, [(5,)]) == [10]
+        assert cache.map(triple, [(5,)]) == [15]
+        assert cache.map(double, [(5,)]) == [10]
+    assert made("triple") == [(5,)] and made("double") == [(5,)]
+
+
+def test_a_result_that_keep_refuses_is_made_again_next_time(tmp_path):
+    folder = tmp_path / "cache"
+    keep_even = lambda result: result % 4 == 0  # noqa: E731
+    twice(folder, double, [(1,), (2,)], keep=keep_even)
+    assert made() == [(1,)]
+    with Cache(folder) as cache:
+        assert cache.map(double, [(1,), (2,)], keep=keep_even) == [2, 4]
+    assert made() == [(1,), (1,)]
+
+
+def test_another_code_version_makes_everything_again(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    twice(folder, double, [(1,), (2,)])
+    assert made() == []
+    monkeypatch.setattr(cache_module, "code_version", lambda: b"another version of the code")
+    with Cache(folder) as cache:
+        assert cache.map(double, [(1,), (2,)]) == [2, 4]
+    assert made() == [(1,), (2,)]
+
+
+def test_the_code_version_follows_the_generators_sources_and_is_stable():
+    assert cache_module.code_version() == cache_module.code_version()
+    assert len(cache_module.code_version()) == 32
+
+
+def test_results_of_workers_are_those_made_here_in_the_same_order(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    items = [(n,) for n in range(40)]
+    here = Cache(None).map(scaled, items, shared=3, workers=1)
+    assert Cache(None).map(scaled, items, shared=3, workers=2) == here
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.map(scaled, items, shared=3, workers=2) == here
+        assert cache.map(scaled, items[::-1], shared=3, workers=2) == here[::-1]
+    with Cache(tmp_path / "cache") as cache:  # kept by the first, found again
+        CALLS.clear()
+        assert cache.map(scaled, items + [(99,)], shared=3, workers=2) == here + [297]
+    assert made("scaled") == [(3, 99)]
+
+
+def test_results_made_in_workers_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    items = [(n,) for n in range(10)]
+    with Cache(tmp_path / "cache") as cache:
+        cache.map(double, items, workers=2)
+    CALLS.clear()
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.map(double, items, workers=2) == [2 * n for n in range(10)]
+    assert made() == []
+
+
+# Kept in memory, for the preview server
+
+
+def test_a_cache_in_memory_gives_the_very_objects_it_made_without_reading_the_file(tmp_path):
+    folder = tmp_path / "cache"
+    cache = Cache(folder, in_memory=True)
+    first = cache.map(boxed, [(1,), (2,)])
+    cache.commit()
+    (folder / FILE).unlink()
+    second = cache.map(boxed, [(1,), (2,)])
+    assert all(a is b for a, b in zip(first, second))
+    assert made("boxed") == [(1,), (2,)]
+    cache.close()
+
+
+def test_a_cache_in_memory_does_not_read_the_file_for_what_it_holds(tmp_path, monkeypatch):
+    cache = Cache(tmp_path / "cache", in_memory=True)
+    cache.map(boxed, [(1,), (2,)])
+    cache.commit()
+
+    def no_read(*args):
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(Cache, "_read", no_read)
+    assert cache.map(boxed, [(1,), (2,)]) == [[1], [2]]
+    cache.close()
+
+
+def test_a_cache_in_memory_without_a_folder_keeps_results_between_builds():
+    cache = Cache(None, in_memory=True)
+    first = cache.map(boxed, [(1,)])
+    cache.commit()
+    assert cache.map(boxed, [(1,)])[0] is first[0]
+    assert made("boxed") == [(1,)]
+
+
+def test_commit_forgets_in_memory_what_the_last_build_did_not_use():
+    cache = Cache(None, in_memory=True)
+    cache.map(boxed, [(1,), (2,)])
+    cache.commit()
+    cache.map(boxed, [(2,)])
+    cache.commit()  # (1,) not used by this build
+    CALLS.clear()
+    cache.map(boxed, [(1,), (2,)])
+    assert made("boxed") == [(1,)]
+
+
+def test_commit_forgets_in_memory_but_the_file_still_has_it(tmp_path):
+    cache = Cache(tmp_path / "cache", in_memory=True)
+    first = cache.map(boxed, [(1,), (2,)])
+    cache.commit()
+    cache.map(boxed, [(2,)])
+    cache.commit()
+    again = cache.map(boxed, [(1,), (2,)])
+    assert again == [[1], [2]]
+    assert again[0] is not first[0]  # read back from the file, not held in memory
+    assert again[1] is first[1]
+    assert made("boxed") == [(1,), (2,)]
+    cache.close()
+
+
+# Pruning the file
+
+
+def test_commit_keeps_unused_results_while_they_are_few(tmp_path):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(double, [(n,) for n in range(500)])
+        cache.commit()
+        cache.map(double, [(n,) for n in range(1000, 1010)])
+        cache.commit()
+    assert rows(folder) == 510
+
+
+def test_commit_forgets_unused_results_once_they_are_most_of_the_file(tmp_path):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(double, [(n,) for n in range(1100)])
+        cache.commit()
+        assert rows(folder) == 1100
+        cache.map(double, [(n,) for n in range(2000, 2010)])
+        cache.map(triple, [(0,)])
+        cache.commit()  # 1111 rows > 2 * 11 used + 1000
+    assert rows(folder) == 11
+    CALLS.clear()
+    with Cache(folder) as cache:
+        assert cache.map(double, [(2000,), (0,)]) == [4000, 0]
+    assert made() == [(0,)]
+
+
+def test_commit_counts_results_found_as_used(tmp_path):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(double, [(n,) for n in range(1100)])
+        cache.commit()
+    with Cache(folder) as cache:
+        cache.map(double, [(n,) for n in range(1050)])  # all found, none made
+        cache.map(double, [(n,) for n in range(5000, 5010)])
+        cache.commit()
+    assert rows(folder) == 1110  # 1110 <= 2 * 1060 + 1000: nothing forgotten
+    with Cache(folder) as cache:
+        cache.map(double, [(n,) for n in range(20)])
+        cache.commit()  # 1110 > 2 * 20 + 1000
+    assert rows(folder) == 20
+
+
+# Garbled storage never gives a wrong result
+
+
+def fill(folder, count=50):
+    """A cache file holding text_of's results for 0..count-1."""
+    with Cache(folder) as cache:
+        cache.map(text_of, [(n,) for n in range(count)])
+        cache.commit()
+    CALLS.clear()
+
+
+def correct_after(folder, count=50):
+    """map on a new Cache gives every right result, and warns at most in words."""
+    warnings = []
+    with Cache(folder, warn=warnings.append) as cache:
+        results = cache.map(text_of, [(n,) for n in range(count)])
+        cache.commit()
+    assert results == [text(n) for n in range(count)]
+    assert all(isinstance(line, str) and "warning" in line for line in warnings)
+    return warnings
+
+
+def test_a_value_with_one_byte_changed_is_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder)
+    with sqlite3.connect(folder / FILE) as db:
+        keys_values = db.execute("SELECT key, value FROM results").fetchall()
+        for key, value in keys_values[:10]:
+            garbled = bytearray(value)
+            garbled[len(garbled) // 2] ^= 0x01
+            db.execute("UPDATE results SET value = ? WHERE key = ?", (bytes(garbled), key))
+    correct_after(folder)
+    assert len(made("text_of")) == 10
+    CALLS.clear()
+    correct_after(folder)  # made again and kept right this time
+    assert made("text_of") == []
+
+
+def test_a_value_replaced_by_that_of_another_result_is_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder)
+    with sqlite3.connect(folder / FILE) as db:
+        (value,) = db.execute("SELECT value FROM results LIMIT 1").fetchone()
+        db.execute("UPDATE results SET value = ?", (value,))
+    correct_after(folder)
+    assert len(made("text_of")) == 49
+
+
+def test_bytes_that_hash_right_but_do_not_unpickle_are_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder)
+    junk = b"\x80\x05not a pickle"
+    with sqlite3.connect(folder / FILE) as db:
+        db.execute("UPDATE results SET value = ?, digest = ?",
+                   (junk, hashlib.sha256(junk).digest()))
+    correct_after(folder)
+    assert len(made("text_of")) == 50
+
+
+def test_values_of_another_type_in_the_file_are_made_again(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder)
+    with sqlite3.connect(folder / FILE) as db:
+        db.execute("UPDATE results SET value = 'text', digest = 42")
+    correct_after(folder)
+    assert len(made("text_of")) == 50
+
+
+def test_a_table_of_another_shape_is_started_afresh(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder)
+    with sqlite3.connect(folder / FILE) as db:
+        db.execute("DROP TABLE results")
+        db.execute("CREATE TABLE results (key BLOB PRIMARY KEY, other TEXT)")
+    correct_after(folder)
+    CALLS.clear()
+    correct_after(folder)
+    assert made("text_of") == []
+
+
+def test_a_file_of_garbage_gives_right_results_and_is_started_afresh(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder)
+    (folder / FILE).write_bytes(random.Random(1).randbytes(20_000))
+    warnings = correct_after(folder)
+    assert len(warnings) == 1 and "started afresh" in warnings[0]
+    CALLS.clear()
+    assert correct_after(folder) == []  # the fresh file kept what the build above made
+    assert made("text_of") == []
+
+
+def test_a_truncated_file_gives_right_results(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder, 400)
+    size = (folder / FILE).stat().st_size
+    for keep in (size // 2, size // 3, 100, 0):
+        with open(folder / FILE, "r+b") as file:
+            file.truncate(keep)
+        correct_after(folder, 400)
+
+
+def test_a_folder_where_the_file_should_be_makes_everything_anew(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / FILE).mkdir()
+    warnings = correct_after(folder)
+    assert len(made("text_of")) == 50 and len(warnings) == 1
+
+
+def test_a_file_where_the_cache_folder_should_be_makes_everything_anew(tmp_path):
+    folder = tmp_path / "cache"
+    folder.write_text("not a folder")
+    warnings = correct_after(folder)
+    assert len(made("text_of")) == 50 and len(warnings) == 1
+    assert folder.read_text() == "not a folder"
+
+
+def test_random_one_byte_changes_to_the_file_never_give_a_wrong_result(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder, 300)
+    pristine = (folder / FILE).read_bytes()
+    rng = random.Random(20250424)
+    for _ in range(60):
+        garbled = bytearray(pristine)
+        at = rng.randrange(len(garbled))
+        garbled[at] ^= 1 << rng.randrange(8)
+        (folder / FILE).write_bytes(bytes(garbled))
+        correct_after(folder, 300)
+
+
+def test_random_bytes_overwritten_in_the_file_never_give_a_wrong_result(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder, 300)
+    pristine = (folder / FILE).read_bytes()
+    rng = random.Random(7)
+    for _ in range(30):
+        garbled = bytearray(pristine)
+        at = rng.randrange(len(garbled) - 64)
+        garbled[at:at + 64] = rng.randbytes(64)
+        (folder / FILE).write_bytes(bytes(garbled))
+        correct_after(folder, 300)
+
+
+def test_a_file_damaged_while_a_cache_has_it_open_gives_right_results(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder, 300)
+    warnings = []
+    with Cache(folder, warn=warnings.append) as cache:
+        cache.map(text_of, [(0,)])  # opens the file
+        with open(folder / FILE, "r+b") as file:
+            file.seek(0)
+            file.write(b"garbage" * 200)
+        results = cache.map(text_of, [(n,) for n in range(300)])
+        cache.commit()
+    assert results == [text(n) for n in range(300)]
+
+
+# A cache that cannot be written
+
+
+def read_only_connect(monkeypatch):
+    """sqlite3.connect as it behaves on a file and folder we may read but not write."""
+    connect = sqlite3.connect
+
+    def connect_read_only(path, *args, **kwargs):
+        return connect(f"file:{path}?mode=ro", *args, uri=True, **kwargs)
+
+    monkeypatch.setattr(cache_module.sqlite3, "connect", connect_read_only)
+
+
+def test_a_read_only_cache_gives_what_it_holds_and_makes_the_rest(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    fill(folder, 10)
+    before = (folder / FILE).read_bytes()
+    read_only_connect(monkeypatch)
+    warnings = []
+    with Cache(folder, warn=warnings.append) as cache:
+        assert cache.map(text_of, [(n,) for n in range(12)]) == [text(n) for n in range(12)]
+        assert cache.map(text_of, [(20,)]) == [text(20)]
+        cache.commit()
+    assert made("text_of") == [(10,), (11,), (20,)]
+    assert len(warnings) == 1 and "read-only" in warnings[0]
+    monkeypatch.undo()
+    assert (folder / FILE).read_bytes() == before
+
+
+def test_a_read_only_cache_is_not_pruned_and_does_not_fail(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(double, [(n,) for n in range(1100)])
+        cache.commit()
+    read_only_connect(monkeypatch)
+    with Cache(folder) as cache:
+        assert cache.map(double, [(5000,)]) == [10000]
+        cache.commit()
+    monkeypatch.undo()
+    assert rows(folder) == 1100
+
+
+def test_a_read_only_place_without_a_cache_file_makes_everything(tmp_path, monkeypatch):
+    read_only_connect(monkeypatch)
+    warnings = []
+    with Cache(tmp_path / "cache", warn=warnings.append) as cache:
+        assert cache.map(double, [(1,), (2,)]) == [2, 4]
+        assert cache.map(double, [(1,), (2,)]) == [2, 4]
+        cache.commit()
+    assert made() == [(1,), (2,), (1,), (2,)]
+    assert len(warnings) == 1
+
+
+def test_a_damaged_read_only_cache_gives_right_results(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    fill(folder)
+    with sqlite3.connect(folder / FILE) as db:
+        db.execute("UPDATE results SET value = x'00'")
+    read_only_connect(monkeypatch)
+    correct_after(folder)
+    assert len(made("text_of")) == 50
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through any file mode")
+def test_a_cache_folder_without_write_permission_gives_right_results(tmp_path):
+    folder = tmp_path / "cache"
+    fill(folder, 10)
+    (folder / FILE).chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        with Cache(folder) as cache:
+            assert cache.map(text_of, [(n,) for n in range(12)]) == [text(n) for n in range(12)]
+            cache.commit()
+    finally:
+        folder.chmod(0o755)

@@ -1,0 +1,193 @@
+import datetime as dt
+import pickle
+import re
+import shutil
+
+import jinja2
+import pytest
+
+from factories import REPO, make_paper, make_site, pages_of, theme
+from generator.content.theme import load_theme
+from generator.model.records import Link
+from generator.outputs.pages import environment, excerpt, human_date, page_jobs
+
+ASSET_VERSION = r"\?v=[0-9a-f]{10}"
+"""An asset URL's query: a hash of the file's bytes."""
+
+
+def test_page_jobs_make_home_paper_tag_search_and_404_pages():
+    site = make_site([make_paper("x", tags=["llm"])])
+    assert sorted(pages_of(site)) == ["404.html", "index.html", "papers/x/index.html",
+                                      "search/index.html", "tags/index.html", "tags/llm/index.html"]
+
+
+def test_paper_page_shows_every_field():
+    paper = make_paper("x", title="Exact Unlearning", authors=("A B", "C D"), venue="ICLR 2025",
+                       tags=["llm"], tldr="Short.", notes_html="<p>Good.</p>",
+                       abstract_html="<p>With <math><mi>x</mi></math>.</p>",
+                       links=(Link("code", "Code", "https://github.com/a/b"),))
+    page = pages_of(make_site([paper]))["papers/x/index.html"]
+    for expected in ("<h1>Exact Unlearning</h1>", "A B, C D", "ICLR 2025", "24 April 2025",
+                     'href="/digest/tags/llm/"', 'href="https://github.com/a/b"', "Short.",
+                     "<p>Good.</p>", "<math><mi>x</mi></math>",
+                     '<link rel="canonical" href="https://example.org/digest/papers/x/">',
+                     'type="application/rss+xml"', 'href="https://example.org/digest/feed.xml"'):
+        assert expected in page
+
+
+def test_pages_escape_curator_text():
+    paper = make_paper("x", title="<img src=x onerror=alert(1)>", authors=("</script>",),
+                       tags=["<b>"])
+    for page in pages_of(make_site([paper])).values():
+        assert "<img src=x" not in page and "</script>," not in page and "<b>" not in page
+
+
+def test_paper_page_shows_its_bibtex_with_a_copy_button_and_the_script():
+    page = pages_of(make_site([make_paper("x", title="A & B")]))["papers/x/index.html"]
+    assert '<pre class="bibtex" id="bibtex-entry" tabindex="0"><code>@misc{lovelace2025b,\n' in page
+    assert "  title = {{A \\&amp; B}},\n" in page
+    assert 'data-copy-target="bibtex-entry"' in page and " hidden>Copy BibTeX</button>" in page
+    assert re.search(f'<script src="/digest/assets/copy-text.js{ASSET_VERSION}" defer></script>', page)
+    assert 'href="/digest/all.bib" download' in page
+
+
+def test_tag_page_offers_its_own_feed_first_for_autodiscovery():
+    page = pages_of(make_site([make_paper("x", tags=["llm"])]))["tags/llm/index.html"]
+    feeds = [line for line in page.splitlines() if 'type="application/rss+xml"' in line]
+    assert feeds == [
+        '<link rel="alternate" type="application/rss+xml" title="Test Digest: llm" '
+        'href="https://example.org/digest/tags/llm/feed.xml">',
+        '<link rel="alternate" type="application/rss+xml" title="Test Digest" '
+        'href="https://example.org/digest/feed.xml">']
+    assert 'href="/digest/tags/llm/feed.xml"' in page and 'href="/digest/tags/llm.bib"' in page
+    assert "1 paper tagged llm" in page
+
+
+def test_tags_index_lists_each_tags_feed_and_bibtex():
+    page = pages_of(make_site([make_paper("x", tags=["llm"])]))["tags/index.html"]
+    assert '<a class="feed" href="/digest/tags/llm/feed.xml" aria-label="RSS feed of llm">RSS</a>' in page
+    assert '<a class="bib" href="/digest/tags/llm.bib" aria-label="BibTeX of llm" download>' in page
+
+
+def test_404_page_uses_only_root_relative_urls():
+    page = pages_of(make_site([make_paper("x")]))["404.html"]
+    assert re.search(f'href="/digest/assets/site.css{ASSET_VERSION}"', page)
+    assert 'href="/digest/search/"' in page
+    assert "canonical" not in page
+
+
+def test_home_page_lists_papers_newest_first():
+    site = make_site([make_paper("old", title="Old", date=dt.date(2025, 1, 1)),
+                      make_paper("new", title="New", date=dt.date(2025, 2, 1))])
+    home = pages_of(site)["index.html"]
+    assert home.index(">New<") < home.index(">Old<")
+
+
+def test_templates_fail_on_an_undefined_name():
+    env = environment(theme().templates)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ nothing }}").render()
+
+
+def test_excerpt_cuts_at_a_word_count():
+    assert excerpt("one two three", 2) == "one two …"
+    assert excerpt("one  two", 5) == "one two"
+
+
+def test_human_date_is_the_same_in_every_locale():
+    assert human_date(dt.date(2025, 4, 4)) == "4 April 2025"
+
+
+def paginated_site():
+    papers = [make_paper(f"p{i}", title=f"Paper {i}", date=dt.date(2025, 1, 10 - i), tags=["llm"])
+              for i in range(5)]
+    return make_site(papers, page_size=2)
+
+
+def test_home_and_tag_pages_are_split_into_pages_at_stable_urls():
+    pages = pages_of(paginated_site())
+    for first in ("", "tags/llm/"):
+        assert f"{first}index.html" in pages
+        assert f"{first}page/2/index.html" in pages and f"{first}page/3/index.html" in pages
+        assert f"{first}page/4/index.html" not in pages
+
+
+def test_each_page_shows_its_papers_in_order_with_previous_and_next_links():
+    pages = pages_of(paginated_site())
+    first, middle, last = pages["index.html"], pages["page/2/index.html"], pages["page/3/index.html"]
+    assert first.index(">Paper 0<") < first.index(">Paper 1<") and ">Paper 2<" not in first
+    assert ">Paper 2<" in middle and ">Paper 3<" in middle and ">Paper 1<" not in middle
+    assert ">Paper 4<" in last
+    assert 'rel="next" href="/digest/page/2/"' in first and 'rel="prev"' not in first
+    assert 'rel="prev" href="/digest/"' in middle and 'rel="next" href="/digest/page/3/"' in middle
+    assert 'rel="next"' not in last and "Page 3 of 3" in last
+    assert "<title>Papers, page 2 · Test Digest</title>" in middle
+    assert 'rel="prev" href="/digest/tags/llm/"' in pages["tags/llm/page/2/index.html"]
+
+
+def test_a_short_list_has_one_page_and_no_page_links():
+    page = pages_of(make_site([make_paper("x")]))["index.html"]
+    assert 'class="pagination"' not in page
+
+
+def page_jobs_of(site, templates=None):
+    """What each page is made from: its function's arguments, and the templates it shares."""
+    used = theme() if templates is None else load_theme(templates)
+    return {job.path: (job.args, job.shared) for job in page_jobs(site, used)}
+
+
+def test_a_page_job_is_made_alike_from_a_pickled_copy_of_what_it_is_given():
+    site = make_site([make_paper("x", tags=["llm"])])
+    for job in page_jobs(site, theme()):
+        shared, args = pickle.loads(pickle.dumps((job.shared, job.args)))
+        assert job.make(shared, *args) == job.made().data, job.path
+
+
+def test_page_jobs_are_the_same_for_the_same_inputs():
+    site = lambda: make_site([make_paper("x", tags=["llm"]), make_paper("y")])  # noqa: E731
+    assert page_jobs_of(site()) == page_jobs_of(site())
+
+
+def test_a_changed_paper_changes_its_page_and_the_lists_showing_it_only():
+    def site(title):
+        return make_site([make_paper("x", title=title, tags=["llm"]),
+                          make_paper("y", title="Y", tags=["cv"])])
+    before, after = page_jobs_of(site("One")), page_jobs_of(site("Two"))
+    changed = {path for path in before if before[path] != after[path]}
+    assert changed == {"papers/x/index.html", "index.html", "tags/llm/index.html"}
+
+
+def test_a_changed_template_or_setting_changes_every_page_job(tmp_path):
+    for name in ("templates", "static"):
+        shutil.copytree(REPO / name, tmp_path / name)
+    (tmp_path / "node_modules").symlink_to(REPO / "node_modules", target_is_directory=True)
+    papers = [make_paper("x", tags=["llm"])]
+    before = page_jobs_of(make_site(papers), tmp_path)
+    card = tmp_path / "templates/_partials/paper_card.html"
+    card.write_text(card.read_text() + "\n", encoding="utf-8")
+    after = page_jobs_of(make_site(papers), tmp_path)
+    renamed = page_jobs_of(make_site(papers, title="Another Digest"))
+    assert all(before[p] != after[p] and before[p] != renamed[p] for p in before)
+
+
+def test_a_title_in_another_language_is_marked_so_screen_readers_say_it_right():
+    marked = pages_of(make_site([make_paper("x")], title="论文列表", title_language="zh"))
+    assert '<span class="brand-title" lang="zh">论文列表</span>' in marked["papers/x/index.html"]
+    assert '<h1 lang="zh">论文列表</h1>' in marked["index.html"]
+    plain = pages_of(make_site([make_paper("x")]))["index.html"]
+    assert '<span class="brand-title">Test Digest</span>' in plain
+
+
+def test_templates_are_compiled_once_per_process():
+    assert environment(theme().templates) is environment(load_theme(REPO).templates)
+
+
+def test_templates_read_dict_keys_and_attributes_as_jinja_does():
+    env = environment(theme().templates)
+    plain = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    source = "{{ d.title }} {{ d.items is callable }} {{ d['items'] }} {{ n.real }} {{ d.tags[0].name }}"
+    context = {"d": {"title": "T", "items": "a key named like a dict method", "tags": [{"name": "llm"}]},
+               "n": 3}
+    assert env.from_string(source).render(context) == plain.from_string(source).render(context)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ d.missing }}").render(context)

@@ -1,0 +1,53 @@
+import json
+
+from lunr.index import Index
+
+from factories import make_paper, make_site
+from generator.search.packed import pack, unpack
+from generator.search.index import build_index, index_sizes, search_jobs
+from generator.search.terms import paper_terms
+
+
+def search_files(site):
+    terms = [paper_terms(paper) for paper in site.papers]
+    return [job.made() for job in search_jobs(site, terms)]
+
+
+def test_build_index_ranks_a_title_match_above_an_abstract_match():
+    papers = (make_paper("a", title="Other", abstract_text="unlearning is mentioned"),
+              make_paper("b", title="Exact Unlearning", abstract_text="nothing"))
+    index = Index.load(unpack(pack(build_index(papers))))
+    assert [r["ref"] for r in index.search("unlearning")] == ["1", "0"]
+
+
+def test_build_index_searches_authors_tags_and_notes():
+    papers = (make_paper("a", authors=("Orion Weller",), tags=["retrieval"], notes_text="insightful read"),)
+    index = Index.load(unpack(pack(build_index(papers))))
+    for query in ("weller", "retrieval", "insightful"):
+        assert [r["ref"] for r in index.search(query)] == ["0"]
+
+
+def test_search_files_writes_the_index_facets_and_a_text_only_doc_store():
+    site = make_site([make_paper("x", title="<b>T</b>", tags=["llm"], venue="ICLR 2025")])
+    index, meta, docs = search_files(site)
+    assert (index.path, meta.path, docs.path) == (
+        "search/index.json", "search/meta.json", "search/docs/0.json")
+    assert json.loads(index.data)["version"] == "2.3.9"
+    assert json.loads(meta.data) == {"chunk": 25, "tags": ["llm"], "venues": ["ICLR 2025"],
+                                     "papers": [[[0], 0, 2025]]}
+    assert json.loads(docs.data) == [{"title": "<b>T</b>", "url": "/digest/papers/x/",
+                                      "authors": ["Ada Lovelace"], "tags": ["llm"],
+                                      "venue": "ICLR 2025", "year": 2025,
+                                      "text": "We study things."}]
+
+
+def test_index_sizes_counts_what_is_fetched_before_the_first_answer():
+    files = search_files(make_site([make_paper("x")]))
+    raw, gzipped = index_sizes(files)
+    assert raw == len(files[0].data) + len(files[1].data)
+    assert 0 < gzipped < raw
+
+
+def test_search_files_are_deterministic():
+    site = make_site([make_paper(str(i), title=f"Paper {i}") for i in range(5)])
+    assert search_files(site) == search_files(site)
