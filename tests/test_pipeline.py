@@ -160,6 +160,43 @@ def test_a_second_build_with_nothing_changed_writes_nothing(tmp_path):
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == mtimes
 
 
+def test_a_build_given_what_the_last_one_was_given_stops_once_it_has_read(tmp_path):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    first = build(options(content, out, cache))
+    timer = StageTimer()
+    again = build(options(content, out, cache), timer)
+    assert stage_names(timer) == ["read", "check"]
+    assert (again.written, again.unchanged, again.removed) == (0, first.written, 0)
+
+
+@pytest.mark.parametrize("change", ["touch an output file", "add an output file",
+                                    "another out folder", "another base URL", "another epoch"])
+def test_a_build_whose_inputs_or_output_changed_since_does_its_work(tmp_path, monkeypatch,
+                                                                     change):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    again = options(content, out, cache)
+    if change == "touch an output file":
+        os.utime(out / "index.html", ns=(10**9, 10**9))
+    elif change == "add an output file":
+        (out / "stray.html").write_text("stray")
+    elif change == "another out folder":
+        shutil.copytree(out, tmp_path / "copy")
+        again = options(content, tmp_path / "copy", cache)
+    elif change == "another base URL":
+        again = BuildOptions(content=content, out=out, project=REPO, cache=cache,
+                             base_url="https://other.example/")
+    else:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    timer = StageTimer()
+    build(again, timer)
+    assert stage_names(timer) == ["read", "papers", "files", "write"]
+    assert files(again.out) == clean_build(content, tmp_path / "clean") or \
+        change == "another base URL"
+
+
 def test_a_second_build_without_a_cache_writes_nothing_either(tmp_path):
     content = starting_content(tmp_path)
     out = tmp_path / "site"

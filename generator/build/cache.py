@@ -73,6 +73,21 @@ class Cache:
             _stand_for(result, key, self._digests)
         return results
 
+    def key_of(self, *values: Any) -> bytes:
+        """A hash of `values` and the code, as map() keys what a function is given."""
+        return hashlib.sha256(self._code_version() + _digest(values, self._digests)).digest()
+
+    def recall(self, name: str) -> Any:
+        """What remember() last kept under `name`, or None."""
+        key = hashlib.sha256(b"remembered " + name.encode()).digest()
+        return self._found([key]).get(key) if self.folder or self._memory is not None else None
+
+    def remember(self, name: str, value: Any) -> None:
+        """Keep `value` under `name` for later builds."""
+        key = hashlib.sha256(b"remembered " + name.encode()).digest()
+        self._keep({key: value})
+        self._used.add(key)
+
     def commit(self, complete: bool = True) -> None:
         """End of a build. After a `complete` one (not one that failed halfway), forget what it
         did not use, once that is most of what is kept."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
 from ..search.terms import paper_terms
 from .cache import Cache
-from .writer import WriteReport, write_site
+from .writer import WriteReport, site_state, write_site
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,15 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
+        inputs = cache.key_of(options, config, sources, theme, os.environ.get(EPOCH))
+        done = _done_before(cache.recall(_last_build(options)), inputs, options.out)
+        if done is not None:
+            timer.done("check", "nothing changed since the last build")
+            return done
         checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
                             workers=options.workers)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
-        site = build_site(papers, config, updated_time(papers))
+        site = build_site(papers, config, updated_time(papers, os.environ))
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers])
@@ -69,12 +75,30 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         report = write_site(files, options.out)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
+        cache.remember(_last_build(options), (inputs, site_state(options.out), report))
         complete = True
         return report
     finally:  # why: what was made is kept, even by a build that failed
         cache.commit(complete)
         if own_cache:
             cache.close()
+
+
+EPOCH = "SOURCE_DATE_EPOCH"
+"""The environment variable that fixes the site's 'updated' time (see model.site.updated_time)."""
+
+
+def _last_build(options: BuildOptions) -> str:
+    """The name the last build into `options.out` is remembered by in the cache."""
+    return f"the last build into {options.out.resolve()}"
+
+
+def _done_before(last: tuple[bytes, bytes, WriteReport] | None, inputs: bytes,
+                 out: Path) -> WriteReport | None:
+    """What the last build wrote, if it was given these `inputs` and `out` is as it left it."""
+    if last is None or last[:2] != (inputs, site_state(out)):
+        return None
+    return WriteReport(0, last[2].written + last[2].unchanged, 0, last[2].total_bytes)
 
 
 def make_files(jobs: list[FileJob], cache: Cache, workers: int = 1) -> list[OutputFile]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import hashlib
 import os
 import shutil
 import sys
@@ -67,6 +68,23 @@ def write_site(files: list[OutputFile], out: Path) -> WriteReport:
 def temp_folders(out: Path) -> set[Path]:
     """The folders beside `out` that a build makes while it writes (not the spare, which stays)."""
     return {p for kind in ("tmp-", "old-") for p in out.parent.glob(_temp_prefix(out) + kind + "*")}
+
+
+def site_state(out: Path) -> bytes:
+    """A hash of the size, times and inode of every file and folder below `out` (empty if it
+    is missing): it changes when anything there is added, removed, written or touched."""
+    digest = hashlib.sha256()
+    to_read = [str(_real(out))] if out.is_dir() else []
+    while to_read:
+        folder = to_read.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                stat = entry.stat(follow_symlinks=False)
+                digest.update(f"{entry.path}\0{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns} "
+                              f"{stat.st_ino}\0".encode("utf-8", "surrogateescape"))
+                if entry.is_dir(follow_symlinks=False):
+                    to_read.append(entry.path)
+    return digest.digest()
 
 
 def spare_folder(out: Path) -> Path:

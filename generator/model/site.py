@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from operator import attrgetter
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .citation import assign_keys
 from .records import Paper, Site, SiteConfig, Tag, TagGroup
@@ -33,10 +32,9 @@ def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
     return tuple(TagGroup(tag, tuple(members)) for tag, members in ordered)
 
 
-def updated_time(papers: Iterable[Paper], environ: dict[str, str] | None = None) -> dt.datetime:
+def updated_time(papers: Iterable[Paper], environ: Mapping[str, str]) -> dt.datetime:
     """SOURCE_DATE_EPOCH when set (reproducible builds), else midnight UTC of the newest paper."""
-    env = os.environ if environ is None else environ
-    epoch = env.get("SOURCE_DATE_EPOCH", "").strip()
+    epoch = environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
     return newest_day(papers)
