@@ -4,12 +4,13 @@
 (function () {
   "use strict";
   var form = document.getElementById("site-search");
-  if (!form || !window.Worker || !window.fetch) { return; }
-  var config = form.dataset;
+  // why: one manifest of the search's scripts and data files, written by the build
+  var manifest = document.getElementById("search-config");
+  if (!form || !manifest || !window.Worker || !window.fetch) { return; }
+  var config = JSON.parse(manifest.textContent);
 
   /* ---- the worker ---------------------------------------------------------------------- */
-  var scripts = { lunr: config.lunr, query: config.query, read: config.read, unpack: config.unpack,
-    answer: config.answer };
+  var scripts = config.scripts;
   var engine = {
     worker: null, warmed: null, ready: null, next: 1, waiting: {},
     /** The worker, made once; a worker that failed before start() is made again by start(). */

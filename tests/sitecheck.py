@@ -34,11 +34,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 VNU_JAR = REPO / "node_modules/vnu-jar/build/dist/vnu.jar"
 BUILD_TIMEOUT = 300
 
-# Attributes whose value is a URL the browser (or search.js) follows.
-# why: data-docs names a folder of chunks, checked by search_docs(), not a page.
-URL_ATTRS = frozenset({"href", "src", "action", "poster", "cite", "data-index", "data-meta",
-                       "data-worker", "data-lunr", "data-query", "data-read", "data-unpack", "data-answer",
-                       "data-page"})
+# Attributes whose value is a URL the browser follows.
+URL_ATTRS = frozenset({"href", "src", "action", "poster", "cite"})
+SEARCH_CONFIG = "search-config"
+"""The id of the <script type="application/json"> whose URLs search-ui.js follows."""
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                   "source", "track", "wbr"})
 INVISIBLE = frozenset({"script", "style", "template"})
@@ -188,9 +187,11 @@ class _UrlCollector(HTMLParser):
         self.page = page
         self.refs: list[UrlRef] = []
         self.ids: set[str] = set()
+        self.in_search_config = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
+        self.in_search_config = tag == "script" and ("id", SEARCH_CONFIG) in attrs
         for name, value in attrs:
             if name == "id" and value:
                 self.ids.add(value)
@@ -204,6 +205,19 @@ class _UrlCollector(HTMLParser):
                         self.refs.append(UrlRef(self.page, line, tag, name, candidate.split()[0]))
 
     handle_startendtag = handle_starttag
+
+    def handle_data(self, data: str) -> None:
+        """The search manifest's URLs; its `docs` names a folder of chunks, checked by
+        search_docs(), not a page."""
+        if not self.in_search_config:
+            return
+        self.in_search_config = False
+        config = json.loads(data)
+        named = {"page": config["page"], "worker": config["worker"], "index": config["index"],
+                 "meta": config["meta"], **config["scripts"]}
+        line = self.getpos()[0]
+        self.refs += [UrlRef(self.page, line, "script", f"search-config {key}", url)
+                      for key, url in named.items()]
 
 
 def collect_urls(page: Path, out: Path) -> tuple[list[UrlRef], set[str]]:

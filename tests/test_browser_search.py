@@ -88,7 +88,7 @@ def test_lunr_js_ranks_like_lunr_py(page, site):
     open_search(page)
     browser_results = page.evaluate(
         """async (queries) => {
-            const form = document.getElementById("site-search");
+            const config = JSON.parse(document.getElementById("search-config").textContent);
             const load = (src) => new Promise((resolve, reject) => {
                 const script = document.createElement("script");  // as the worker loads them
                 script.src = src;
@@ -96,9 +96,9 @@ def test_lunr_js_ranks_like_lunr_py(page, site):
                 script.onerror = reject;
                 document.head.appendChild(script);
             });
-            await load(form.dataset.lunr);
-            await load(form.dataset.unpack);
-            const packed = await (await fetch(form.dataset.index)).json();
+            await load(config.scripts.lunr);
+            await load(config.scripts.unpack);
+            const packed = await (await fetch(config.index)).json();
             const index = lunr.Index.load(DigestIndex.unpackIndex(packed));
             return queries.map(q => {
                 try { return index.search(q).map(r => [r.ref, r.score]); }

@@ -64,8 +64,7 @@ def test_index_is_fetched_only_when_the_box_is_first_focused(page):
 
 def test_a_worker_that_fails_to_load_before_the_first_focus_is_reported(page):
     # why: the idle worker's script can be gone (a deploy replaced it); the focus tries again
-    page.add_init_script("document.addEventListener('DOMContentLoaded', () => {"
-                         " document.getElementById('site-search').dataset.worker = 'gone.js'; })")
+    page.route("**/search-worker.js*", lambda route: route.fulfill(status=404, body="gone"))
     # why: counts the workers made; the warm-up's worker fails at once (a 404 on this server),
     # so `warmed` is set and cleared again too fast to be seen: its failure is what to wait for
     page.add_init_script("window.workersMade = 0; const Made = window.Worker;"

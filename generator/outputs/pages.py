@@ -17,7 +17,7 @@ from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Template
 from ..model.urls import Urls
 from .assets import asset_urls
 from .bibtex import bibtex_entry
-from .metadata import page_meta
+from .metadata import page_meta, script_json
 
 CARD = "_partials/paper_card.html"
 
@@ -136,13 +136,21 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                 "all_bib": urls.path(paths.ALL_BIB)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
-        "search": {"worker": asset_urls["search-worker.js"], "lunr": asset_urls["lunr.min.js"],
-                   "query": asset_urls["search-query.js"], "read": asset_urls["search-read.js"],
-                   "unpack": asset_urls["search-index.js"], "answer": asset_urls["search-answer.js"],
-                   "index": urls.path(paths.SEARCH_INDEX),
-                   "meta": urls.path(paths.SEARCH_META), "docs": urls.path(paths.SEARCH_DOCS)},
+        "search_config": script_json(search_config(urls, asset_urls)),
         "hide_header_search": False,
     }
+
+
+def search_config(urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
+    """Everything the browser's search reads from the page, in one place: the search page, the
+    worker, the scripts it loads and the index's files."""
+    return {"page": urls.path(paths.SEARCH), "worker": asset_urls["search-worker.js"],
+            "scripts": {"lunr": asset_urls["lunr.min.js"], "query": asset_urls["search-query.js"],
+                        "read": asset_urls["search-read.js"],
+                        "unpack": asset_urls["search-index.js"],
+                        "answer": asset_urls["search-answer.js"]},
+            "index": urls.path(paths.SEARCH_INDEX), "meta": urls.path(paths.SEARCH_META),
+            "docs": urls.path(paths.SEARCH_DOCS)}
 
 
 def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
