@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 import generator.build.cache as cache_module
+import generator.build.files as files_module
 import generator.content.papers as papers_module
 from factories import REPO, SITE_YAML, paper_source, write_content
 from generator.build.cache import FILE, Cache
@@ -243,14 +244,15 @@ def test_an_error_in_an_unchanged_paper_is_reported_by_every_build(tmp_path):
 def made_counts(monkeypatch):
     """How many results each function was asked to make, by its name, from now on."""
     counts = {}
-    real = cache_module._make_all
+    real = cache_module.make_all
 
-    def counting(make, shared, items, workers):
+    def counting(make, shared, items, workers=1):
         if items:
             counts[make.__qualname__] = counts.get(make.__qualname__, 0) + len(items)
         return real(make, shared, items, workers)
 
-    monkeypatch.setattr(cache_module, "_make_all", counting)
+    monkeypatch.setattr(cache_module, "make_all", counting)
+    monkeypatch.setattr(files_module, "make_all", counting)
     return counts
 
 
@@ -328,10 +330,11 @@ def test_a_build_in_a_new_process_finds_every_result_the_last_one_made(tmp_path)
         sys.path[:0] = [{str(REPO)!r}]
         from pathlib import Path
         import generator.build.cache as cache_module
+        import generator.build.files as files_module
         from generator.build.pipeline import BuildOptions, build
         made = []
-        real = cache_module._make_all
-        cache_module._make_all = lambda make, shared, items, workers: (
+        real = cache_module.make_all
+        cache_module.make_all = files_module.make_all = lambda make, shared, items, workers=1: (
             made.extend(items), real(make, shared, items, workers))[1]
         build(BuildOptions(content=Path({str(content)!r}), out=Path({str(tmp_path / "site")!r}),
                            project=Path({str(REPO)!r}), cache=Path({str(tmp_path / "cache")!r})))

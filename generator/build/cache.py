@@ -58,20 +58,23 @@ class Cache:
         """make(*args), or make(shared, *args), for each args tuple of `items`, in order: a result
         kept from before if there is one, else made, in `workers` processes when many are to
         make, and kept if `keep` says so. `make` must be a pure function of what it is given."""
-        if self.folder is None and self._memory is None:
-            return _make_all(make, shared, list(items), workers)
-        keys = self._keys(make, shared, items)
-        found = self._found(keys)
+        if not self.keeps:
+            return make_all(make, shared, list(items), workers)
+        keys = self.keys(make, shared, items)
+        found = self.found(keys)
         missing = [n for n, key in enumerate(keys) if key not in found]
-        made = _make_all(make, shared, [items[n] for n in missing], workers)
-        new = {keys[n]: result for n, result in zip(missing, made) if keep(result)}
-        self._keep(new)
-        self._used.update(found, new)
+        made = make_all(make, shared, [items[n] for n in missing], workers)
+        self.keep({keys[n]: result for n, result in zip(missing, made) if keep(result)})
         made_here = dict(zip(missing, made))
         results = [made_here[n] if n in made_here else found[key] for n, key in enumerate(keys)]
         for key, result in zip(keys, results):
             _stand_for(result, key, self._digests)
         return results
+
+    @property
+    def keeps(self) -> bool:
+        """Whether results are kept at all (in a folder or in memory)."""
+        return self.folder is not None or self._memory is not None
 
     def key_of(self, *values: Any) -> bytes:
         """A hash of `values` and the code, as map() keys what a function is given."""
@@ -80,13 +83,11 @@ class Cache:
     def recall(self, name: str) -> Any:
         """What remember() last kept under `name`, or None."""
         key = hashlib.sha256(b"remembered " + name.encode()).digest()
-        return self._found([key]).get(key) if self.folder or self._memory is not None else None
+        return self.found([key]).get(key) if self.keeps else None
 
     def remember(self, name: str, value: Any) -> None:
         """Keep `value` under `name` for later builds."""
-        key = hashlib.sha256(b"remembered " + name.encode()).digest()
-        self._keep({key: value})
-        self._used.add(key)
+        self.keep({hashlib.sha256(b"remembered " + name.encode()).digest(): value})
 
     def commit(self, complete: bool = True) -> None:
         """End of a build. After a `complete` one (not one that failed halfway), forget what it
@@ -113,9 +114,10 @@ class Cache:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _keys(self, make: Callable[..., Any], shared: Any,
-              items: Sequence[tuple[Any, ...]]) -> list[bytes]:
-        """What each result is made from: the code, the function, `shared` and its args."""
+    def keys(self, make: Callable[..., Any], shared: Any,
+             items: Sequence[tuple[Any, ...]]) -> list[bytes]:
+        """The key of make(*args), or make(shared, *args), for each args tuple of `items`: a hash
+        of the code, the function, `shared` and the args."""
         digests = self._digests
         name = f"{make.__module__}.{make.__qualname__}".encode()
         prefix = hashlib.sha256(self._code_version() + name + _digest(shared, digests)).digest()
@@ -126,8 +128,8 @@ class Cache:
             self._code = code_version()
         return self._code
 
-    def _found(self, keys: list[bytes]) -> dict[bytes, Any]:
-        """The kept results of those keys that have one."""
+    def found(self, keys: list[bytes]) -> dict[bytes, Any]:
+        """The kept results of those `keys` that have one."""
         found: dict[bytes, Any] = {}
         memory = self._memory or {}
         wanted = [key for key in keys if key not in memory]
@@ -136,6 +138,7 @@ class Cache:
             found.update(self._guarded(self._read, wanted) or {})
         if self._memory is not None:
             self._memory.update(found)
+        self._used.update(found)
         return found
 
     def _read(self, keys: list[bytes]) -> dict[bytes, Any]:
@@ -151,7 +154,9 @@ class Cache:
                     found[key] = result
         return found
 
-    def _keep(self, new: dict[bytes, Any]) -> None:
+    def keep(self, new: dict[bytes, Any]) -> None:
+        """Keep results by their keys, for this build and the next."""
+        self._used.update(new)
         if self._memory is not None:
             self._memory.update(new)
         if new and self._open() is not None and self._writable:
@@ -333,8 +338,8 @@ def _version(name: str) -> str:
         return "none"
 
 
-def _make_all(make: Callable[..., Any], shared: Any, items: list[tuple[Any, ...]],
-              workers: int) -> list[Any]:
+def make_all(make: Callable[..., Any], shared: Any, items: list[tuple[Any, ...]],
+             workers: int = 1) -> list[Any]:
     """make over `items`, in order; in `workers` forked processes when there are many."""
     if workers < 2 or len(items) < PARALLEL_FROM:
         return [_call(make, shared, args) for args in items]

@@ -12,7 +12,8 @@ from ..content.config import config_warnings, load_config
 from ..content.documents import load_documents
 from ..content.papers import Checked, check_file, combine
 from ..content.theme import load_theme
-from ..model.records import FileJob, OutputFile, SiteConfig
+from ..model import urls as paths
+from ..model.records import OutputFile, SiteConfig
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.feeds import feed_jobs
@@ -21,7 +22,8 @@ from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
 from ..search.terms import paper_terms
 from .cache import Cache
-from .writer import WriteReport, site_state, write_site
+from .files import make_files
+from .writer import KeptFile, WriteReport, site_state, write_site
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers])
         jobs = (page_jobs(site, theme) + feed_jobs(site) + bib_jobs(site) + crawler_jobs(site)
                 + search_jobs(site, terms))
-        files = list(theme.assets) + make_files(jobs, cache, options.workers)
+        files = list(theme.assets) + make_files(jobs, cache, options.out, options.workers)
         timer.done("files", f"{len(files)} files")
-        _check_search_budget(files, config, timer)
+        _check_search_budget(files, options.out, config, timer)
         report = write_site(files, options.out)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
@@ -101,26 +103,11 @@ def _done_before(last: tuple[bytes, bytes, WriteReport] | None, inputs: bytes,
     return WriteReport(0, last[2].written + last[2].unchanged, 0, last[2].total_bytes)
 
 
-def make_files(jobs: list[FileJob], cache: Cache, workers: int = 1) -> list[OutputFile]:
-    """Every job's file: its bytes kept from before if it was made from the same, else made."""
-    made: dict[int, bytes] = {}
-    for make, shared, numbers in _by_function(jobs):
-        results = cache.map(make, [jobs[n].args for n in numbers], shared=shared, workers=workers)
-        made.update(zip(numbers, results))
-    return [OutputFile(job.path, made[n]) for n, job in enumerate(jobs)]
-
-
-def _by_function(jobs: list[FileJob]) -> list[tuple[Callable[..., bytes], object, list[int]]]:
-    """The jobs' numbers grouped by function and shared value, each group in the jobs' order."""
-    groups: dict[tuple[int, int], tuple[Callable[..., bytes], object, list[int]]] = {}
-    for number, job in enumerate(jobs):
-        group = groups.setdefault((id(job.make), id(job.shared)), (job.make, job.shared, []))
-        group[2].append(number)
-    return list(groups.values())
-
-
-def _check_search_budget(files: list[OutputFile], config: SiteConfig, timer: StageTimer) -> None:
-    raw, gzipped = index_sizes(files)
+def _check_search_budget(files: list[OutputFile | KeptFile], out: Path, config: SiteConfig,
+                         timer: StageTimer) -> None:
+    raw, gzipped = index_sizes([f if isinstance(f, OutputFile) else
+                                OutputFile(f.path, (out / f.path).read_bytes()) for f in files
+                                if f.path in (paths.SEARCH_INDEX, paths.SEARCH_META)])
     timer.report(f"  search    index {raw:,} bytes, {gzipped:,} gzipped")
     if gzipped > config.search_budget_kb * 1024:
         timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over "

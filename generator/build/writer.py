@@ -38,6 +38,13 @@ class OutputRefused(Exception):
 
 
 @dataclass(frozen=True)
+class KeptFile:
+    """A file of the live site that the new site holds as it is (see build/files.py)."""
+
+    path: str
+
+
+@dataclass(frozen=True)
 class WriteReport:
     """What a write did: files written anew, files kept because their bytes were equal."""
 
@@ -47,7 +54,7 @@ class WriteReport:
     total_bytes: int
 
 
-def write_site(files: list[OutputFile], out: Path) -> WriteReport:
+def write_site(files: list[OutputFile | KeptFile], out: Path) -> WriteReport:
     """Make `out` hold exactly `files`; on any failure the previous `out` stays as it was."""
     out = _real(out)
     _check_paths(files)
@@ -55,14 +62,25 @@ def write_site(files: list[OutputFile], out: Path) -> WriteReport:
     with _turn(out):
         _check_replaceable(out)
         clear_leftovers(out)
-        live = _existing(out)
-        fresh = {f.path for f in files if not _same(live.get(f.path), f.data)}
-        report = WriteReport(len(fresh), len(files) - len(fresh),
-                             len(live.keys() - {f.path for f in files}),
-                             sum(len(f.data) for f in files))
-        if fresh or report.removed:  # why: else the site is exactly this: leave it untouched
+        live, folders = _listing(out)
+        _check_kept(files, live)
+        fresh = {f.path for f in files
+                 if isinstance(f, OutputFile) and not _same(live.get(f.path), f.data)}
+        gone = live.keys() - {f.path for f in files}
+        report = WriteReport(len(fresh), len(files) - len(fresh), len(gone), _size(files, live))
+        # why: else the site is exactly this already: leave every file and folder untouched
+        if fresh or gone or folders - _folders(f.path for f in files):
             _swap_in(_staged(files, fresh, live, out), out)
     return report
+
+
+def live_digest(out: Path, path: str) -> bytes | None:
+    """The sha256 of the live site's file at `path`, or None if there is none."""
+    try:
+        with open(os.path.join(out, path), "rb") as file:
+            return hashlib.sha256(file.read()).digest()
+    except OSError:
+        return None
 
 
 def temp_folders(out: Path) -> set[Path]:
@@ -107,7 +125,19 @@ def _real(out: Path) -> Path:
     return Path(os.path.realpath(out)) if out.is_symlink() else out
 
 
-def _check_paths(files: list[OutputFile]) -> None:
+def _check_kept(files: list[OutputFile | KeptFile], live: dict[str, Entry]) -> None:
+    for file in files:
+        if isinstance(file, KeptFile) and file.path not in live:
+            raise OutputRefused(f"{file.path} left the output folder while the site was being "
+                                "built; build again")
+
+
+def _size(files: list[OutputFile | KeptFile], live: dict[str, Entry]) -> int:
+    return sum(len(f.data) if isinstance(f, OutputFile) else os.path.getsize(live[f.path].where)
+               for f in files)
+
+
+def _check_paths(files: list[OutputFile | KeptFile]) -> None:
     seen: set[str] = set()
     for file in files:
         if file.path in seen:
@@ -128,11 +158,6 @@ class Entry(NamedTuple):
 
     where: str
     inode: int
-
-
-def _existing(folder: Path) -> dict[str, Entry]:
-    """Every file below `folder` (none if it is missing), by its path in the site."""
-    return _listing(folder)[0]
 
 
 def _listing(folder: Path) -> tuple[dict[str, Entry], set[str]]:
@@ -160,7 +185,8 @@ def _same(previous: Entry | None, data: bytes) -> bool:
         return file.read() == data
 
 
-def _staged(files: list[OutputFile], fresh: set[str], live: dict[str, Entry], out: Path) -> Path:
+def _staged(files: list[OutputFile | KeptFile], fresh: set[str], live: dict[str, Entry],
+            out: Path) -> Path:
     """A folder beside `out` made to hold `files`: the unchanged linked to the live site's, the
     `fresh` written. The spare if there is one (see above), else a new folder."""
     spare = spare_folder(out)
@@ -179,7 +205,8 @@ def _staged(files: list[OutputFile], fresh: set[str], live: dict[str, Entry], ou
     return staging
 
 
-def _fill(staging: Path, files: list[OutputFile], fresh: set[str], live: dict[str, Entry]) -> None:
+def _fill(staging: Path, files: list[OutputFile | KeptFile], fresh: set[str],
+          live: dict[str, Entry]) -> None:
     """Make `staging` hold exactly `files`, touching only what is not so already."""
     there, folders_there = _listing(staging)
     wanted = {file.path for file in files}
@@ -193,6 +220,7 @@ def _fill(staging: Path, files: list[OutputFile], fresh: set[str], live: dict[st
     for file in files:
         target, had = os.path.join(staging, file.path), there.get(file.path)
         if file.path in fresh:
+            assert isinstance(file, OutputFile)
             if had is not None:  # why: it may be the live site's file: write a new one, not into it
                 os.unlink(target)
             with open(target, "wb") as handle:
