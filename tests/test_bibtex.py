@@ -3,7 +3,8 @@ import datetime as dt
 from factories import make_paper, make_site
 from generator.model.citation import assign_keys, base_key, publication_year
 from generator.model.records import Link
-from generator.outputs.bibtex import bib_file, bib_jobs, bibtex_entry, tex_escape, verbatim
+from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, entry_inputs, tex_escape,
+                                      verbatim)
 
 URL = "https://example.org/digest/papers/x/"
 
@@ -85,18 +86,23 @@ def test_colliding_keys_get_letters_and_the_first_paper_added_keeps_the_plain_ke
 def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
     site = make_site([make_paper("b", title="Zebra", tags=["llm"]),
                       make_paper("a", title="Apple", tags=["llm", "rag"])])
-    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site))}
+    entries = [bibtex_entry(*inputs) for inputs in entry_inputs(site)]
+    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site, entries))}
     assert sorted(files) == ["all.bib", "tags/llm.bib", "tags/rag.bib"]
     assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
     assert files["tags/llm.bib"] == files["all.bib"]
     assert files["tags/rag.bib"].count("@misc{") == 1
 
 
-def test_a_bib_file_is_its_papers_entries_by_key_with_the_digest_pages_as_fallback_urls():
-    papers = (make_paper("b", title="Zebra"), make_paper("a", title="Apple"))
-    data = bib_file(papers, ("lovelace2025zebra", "lovelace2025apple"), "https://example.org/digest/")
-    assert data.decode() == (bibtex_entry(papers[1], "lovelace2025apple", "https://example.org/digest/papers/a/")
-                             + "\n" + bibtex_entry(papers[0], "lovelace2025zebra", URL.replace("/x/", "/b/")))
+def test_an_entry_is_made_from_its_paper_key_and_the_digest_page_as_fallback_url():
+    site = make_site([make_paper("b", title="Zebra"), make_paper("a", title="Apple")])
+    assert [(paper.slug, key, url) for paper, key, url in entry_inputs(site)] == [
+        ("a", "lovelace2025apple", "https://example.org/digest/papers/a/"),
+        ("b", "lovelace2025zebra", URL.replace("/x/", "/b/"))]
+
+
+def test_a_bib_file_is_its_entries_separated_by_blank_lines():
+    assert bib_file(("@misc{a,\n}\n", "@misc{b,\n}\n")) == b"@misc{a,\n}\n\n@misc{b,\n}\n"
 
 
 def test_the_sites_citation_keys_are_assigned_across_all_its_papers():

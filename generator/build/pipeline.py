@@ -15,7 +15,7 @@ from ..content.theme import load_theme
 from ..model import urls as paths
 from ..model.records import OutputFile, SiteConfig
 from ..model.site import build_site, updated_time
-from ..outputs.bibtex import bib_jobs
+from ..outputs.bibtex import bib_jobs, bibtex_entry, entry_inputs
 from ..outputs.feeds import feed_jobs
 from ..outputs.pages import page_jobs
 from ..outputs.sitemap import crawler_jobs
@@ -69,8 +69,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers])
-        jobs = (page_jobs(site, theme) + feed_jobs(site) + bib_jobs(site) + crawler_jobs(site)
-                + search_jobs(site, terms))
+        entries = cache.map(bibtex_entry, entry_inputs(site))
+        jobs = (page_jobs(site, theme) + feed_jobs(site) + bib_jobs(site, entries)
+                + crawler_jobs(site) + search_jobs(site, terms))
         files = list(theme.assets) + make_files(jobs, cache, options.out, options.workers)
         timer.done("files", f"{len(files)} files")
         _check_search_budget(files, options.out, config, timer)

@@ -15,6 +15,7 @@ Choices, so a reference manager gets what it expects:
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from ..model import urls as paths
 from ..model.citation import publication_year
@@ -77,22 +78,28 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
     return f"@{kind}{{{key},\n{body}}}\n"
 
 
-def bib_jobs(site: Site) -> list[FileJob]:
-    """all.bib and one tags/<tag>.bib per tag, each the entries of its papers."""
-    keys = site.cite_keys
-    return [_job(paths.ALL_BIB, site.papers, keys, site.config.base_url)] + [
-        _job(paths.tag_bib_file(g.tag.slug), g.papers, keys, site.config.base_url)
-        for g in site.tags]
+def entry_inputs(site: Site) -> list[tuple[Paper, str, str]]:
+    """What each paper's entry is made from, as bibtex_entry() is given it, in the site's order."""
+    urls = Urls(site.config.base_url)
+    return [(paper, site.cite_keys[paper.slug], urls.absolute(paths.paper_file(paper.slug)))
+            for paper in site.papers]
 
 
-def _job(path: str, papers: tuple[Paper, ...], keys: dict[str, str], base_url: str) -> FileJob:
-    return FileJob(path, bib_file, (papers, tuple(keys[p.slug] for p in papers), base_url))
+def bib_jobs(site: Site, entries: Sequence[str]) -> list[FileJob]:
+    """all.bib and one tags/<tag>.bib per tag, each the entries of its papers sorted by key;
+    `entries` are the papers' bibtex_entry(), in the site's order."""
+    cited = {paper.slug: (site.cite_keys[paper.slug], entry)
+             for paper, entry in zip(site.papers, entries)}
+    return [_job(paths.ALL_BIB, site.papers, cited)] + [
+        _job(paths.tag_bib_file(g.tag.slug), g.papers, cited) for g in site.tags]
 
 
-def bib_file(papers: tuple[Paper, ...], keys: tuple[str, ...], base_url: str) -> bytes:
-    """The entries of `papers` (their citation keys given in the same order), sorted by key,
-    separated by blank lines, UTF-8."""
-    urls = Urls(base_url)
-    cited = sorted(zip(keys, (p.slug for p in papers), papers))
-    return "\n".join(bibtex_entry(paper, key, urls.absolute(paths.paper_file(slug)))
-                     for key, slug, paper in cited).encode("utf-8")
+def _job(path: str, papers: tuple[Paper, ...], cited: dict[str, tuple[str, str]]) -> FileJob:
+    ordered = sorted(cited[paper.slug] for paper in papers)
+    return FileJob(path, bib_file, (tuple(entry for _, entry in ordered),))
+
+
+def bib_file(entries: tuple[str, ...]) -> bytes:
+    """A .bib file of `entries`, separated by blank lines, UTF-8."""
+    return "\n".join(entries).encode("utf-8")
+
