@@ -76,7 +76,14 @@ def theme() -> Theme:
     return load_theme(REPO)
 
 
+def page_jobs_with_cards(site: Site, used: Theme | None = None) -> list:
+    """page_jobs() of a site, its papers' cards made first as the build makes them."""
+    from generator.outputs.pages import card_inputs, page_jobs, render_card
+    used = used or theme()
+    cards = [render_card(used.templates, *inputs) for inputs in card_inputs(site)]
+    return page_jobs(site, used, cards)
+
+
 def pages_of(site: Site) -> dict[str, str]:
     """Every HTML page of a site, rendered with the real templates, by output path."""
-    from generator.outputs.pages import page_jobs
-    return {f.path: f.data.decode() for f in (job.made() for job in page_jobs(site, theme()))}
+    return {f.path: f.data.decode() for f in (job.made() for job in page_jobs_with_cards(site))}

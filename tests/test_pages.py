@@ -6,10 +6,10 @@ import shutil
 import jinja2
 import pytest
 
-from factories import REPO, make_paper, make_site, pages_of, theme
+from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_of, theme
 from generator.content.theme import load_theme
 from generator.model.records import Link
-from generator.outputs.pages import environment, excerpt, human_date, page_jobs
+from generator.outputs.pages import card_inputs, environment, excerpt, human_date, render_card
 
 ASSET_VERSION = r"\?v=[0-9a-f]{10}"
 """An asset URL's query: a hash of the file's bytes."""
@@ -133,12 +133,12 @@ def test_a_short_list_has_one_page_and_no_page_links():
 def page_jobs_of(site, templates=None):
     """What each page is made from: its function's arguments, and the templates it shares."""
     used = theme() if templates is None else load_theme(templates)
-    return {job.path: (job.args, job.shared) for job in page_jobs(site, used)}
+    return {job.path: (job.args, job.shared) for job in page_jobs_with_cards(site, used)}
 
 
 def test_a_page_job_is_made_alike_from_a_pickled_copy_of_what_it_is_given():
     site = make_site([make_paper("x", tags=["llm"])])
-    for job in page_jobs(site, theme()):
+    for job in page_jobs_with_cards(site):
         shared, args = pickle.loads(pickle.dumps((job.shared, job.args)))
         assert job.make(shared, *args) == job.made().data, job.path
 
@@ -191,3 +191,10 @@ def test_templates_read_dict_keys_and_attributes_as_jinja_does():
     assert env.from_string(source).render(context) == plain.from_string(source).render(context)
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ d.missing }}").render(context)
+
+
+def test_a_list_page_shows_each_papers_card_as_render_card_made_it():
+    site = make_site([make_paper("x", title="Card <Title>", tags=["llm"]), make_paper("y")])
+    cards = {inputs[0].slug: render_card(theme().templates, *inputs) for inputs in card_inputs(site)}
+    page = pages_of(site)["tags/llm/index.html"]
+    assert cards["x"] in page and cards["y"] not in page

@@ -2,7 +2,7 @@ import random
 import re
 
 from factories import make_paper
-from generator.search.terms import TermMaker, document_terms, index_text, paper_terms, search_texts
+from generator.search.terms import document_terms, index_text, paper_terms, search_texts, term
 
 
 def test_index_text_drops_punctuation_and_latex_leftovers():
@@ -28,9 +28,6 @@ def test_paper_terms_are_the_document_terms_of_its_search_texts():
         assert paper_terms(paper) == document_terms(search_texts(paper))
 
 
-def test_terms_made_with_one_term_maker_for_many_papers_are_each_papers_own():
-    shared = TermMaker()
-    papers = [make_paper("p", title="Running runners ran", abstract_text="the running of models"),
-              make_paper("q", title="Models running", abstract_text="a naïve model, e.g. 日本")]
-    assert [paper_terms(p, shared) for p in papers] == [paper_terms(p) for p in papers]
-    assert shared["running"] == "run" and shared["the"] is None
+def test_a_word_is_trimmed_stemmed_or_dropped_as_lunrs_pipeline_does():
+    assert term("running") == "run" and term("the") is None
+    assert term("models") == "model" and term("日本") == "日本"

@@ -17,7 +17,7 @@ from ..model.records import OutputFile, SiteConfig
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs, bibtex_entry, entry_inputs
 from ..outputs.feeds import feed_jobs
-from ..outputs.pages import page_jobs
+from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
 from ..search.terms import paper_terms
@@ -70,7 +70,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers])
         entries = cache.map(bibtex_entry, entry_inputs(site))
-        jobs = (page_jobs(site, theme) + feed_jobs(site) + bib_jobs(site, entries)
+        cards = cache.map(render_card, card_inputs(site), shared=theme.templates,
+                          workers=options.workers)
+        jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site, entries)
                 + crawler_jobs(site) + search_jobs(site, terms))
         files = list(theme.assets) + make_files(jobs, cache, options.out, options.workers)
         timer.done("files", f"{len(files)} files")

@@ -7,7 +7,7 @@ by what they are made from."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import jinja2
 from markupsafe import Markup
@@ -57,9 +57,22 @@ def environment(templates: Templates) -> jinja2.Environment:
     )
 
 
-def page_jobs(site: Site, theme: Theme) -> list[FileJob]:
-    """Every HTML page of the site, each made from its template and what it shows."""
+def card_inputs(site: Site) -> list[tuple[Paper, str, int]]:
+    """What each paper's card is made from, as render_card() is given it, in the site's order."""
+    return [(paper, site.config.base_url, site.config.home_excerpt_words) for paper in site.papers]
+
+
+def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int) -> str:
+    """The card a list of papers shows for one paper, as HTML."""
+    card = paper_card(paper, Urls(base_url), excerpt_words)
+    return environment(templates).get_template(CARD).render(card=card)
+
+
+def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
+    """Every HTML page of the site, each made from its template and what it shows; `cards`
+    are the papers' render_card(), in the site's order, for the lists of papers."""
     urls, config = Urls(site.config.base_url), site.config
+    card_of = {paper.slug: card for paper, card in zip(site.papers, cards)}
     common = _common(site, urls, asset_urls(theme.assets, urls))
     jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
             for path, template, context in (
@@ -67,19 +80,21 @@ def page_jobs(site: Site, theme: Theme) -> list[FileJob]:
                 (paths.SEARCH, "search.html", search_context(urls)),
                 (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
-                         common, site, theme)
+                         card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
                      (common, config, p, site.cite_keys[p.slug]), theme.templates)
              for p in site.papers]
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
-                             g.papers, common, site, theme)
+                             g.papers, card_of, common, site, theme)
     return jobs
 
 
 def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers: tuple[Paper, ...],
-                 common: dict[str, Any], site: Site, theme: Theme) -> list[FileJob]:
-    """A list of papers split into pages of `page_size`, each with previous/next links."""
+                 card_of: dict[str, str], common: dict[str, Any], site: Site,
+                 theme: Theme) -> list[FileJob]:
+    """A list of papers split into pages of `page_size`, each with previous/next links and
+    the papers' cards (`card_of` by slug)."""
     size, urls = site.config.page_size, Urls(site.config.base_url)
     files = paths.listing_files(first_page, len(papers), size)
     count, jobs = len(files), []
@@ -90,9 +105,9 @@ def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers
                       "next": urls.path(files[n]) if n < count else ""}
         page = {**context, "total": len(papers), "pagination": pagination,
                 "page_title": f"{title}, page {n}" if n > 1 else context["page_title"]}
+        shown = tuple(card_of[p.slug] for p in papers[(n - 1) * size: n * size])
         jobs.append(FileJob(path, render_list_page, (template, common, site.config, path, page,
-                                                     papers[(n - 1) * size: n * size]),
-                            theme.templates))
+                                                     shown), theme.templates))
     return jobs
 
 
@@ -114,12 +129,10 @@ def render_paper_page(templates: Templates, common: dict[str, Any], config: Site
 
 def render_list_page(templates: Templates, template: str, common: dict[str, Any],
                      config: SiteConfig, path: str, context: dict[str, Any],
-                     papers: tuple[Paper, ...]) -> bytes:
-    """One page of a list of papers: a card for each."""
-    urls, card = Urls(config.base_url), environment(templates).get_template(CARD)
-    cards = [Markup(card.render(card=paper_card(p, urls, config.home_excerpt_words)))
-             for p in papers]
-    return render_page(templates, template, common, config, path, {**context, "cards": cards})
+                     cards: tuple[str, ...]) -> bytes:
+    """One page of a list of papers, given their cards."""
+    return render_page(templates, template, common, config, path,
+                       {**context, "cards": [Markup(card) for card in cards]})
 
 
 def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:

@@ -13,13 +13,12 @@ from ..model.records import FileJob, OutputFile, Paper, Site
 from .documents import document_jobs, facet_table, to_json
 from .lunrindex import BuiltIndex, TermIds, build_from_ids
 from .packed import packed_json
-from .terms import FIELDS, FieldTerms, TermMaker, paper_terms
+from .terms import FIELDS, FieldTerms, paper_terms
 
 
 def build_index(papers: tuple[Paper, ...]) -> BuiltIndex:
     """The lunr index lunr.py would build, refs being the papers' positions (short integers)."""
-    stems = TermMaker()
-    return index_of_terms(tuple(paper_terms(paper, stems) for paper in papers))
+    return index_of_terms(tuple(map(paper_terms, papers)))
 
 
 def index_of_terms(terms: tuple[tuple[FieldTerms, ...], ...]) -> BuiltIndex:

@@ -21,7 +21,7 @@ import numpy as np
 
 from lunr import __TARGET_JS_VERSION__
 
-from .terms import FieldTerms, TermMaker, document_terms
+from .terms import FieldTerms, document_terms
 
 VERSION = __TARGET_JS_VERSION__
 SEARCH_PIPELINE = ["stemmer"]
@@ -61,8 +61,7 @@ class BuiltIndex:
 def build(documents: Iterable[list[str | None]], fields: list[str],
           boosts: list[float]) -> BuiltIndex:
     """Index documents given as one text per field; a document's ref is its position."""
-    stems = TermMaker()
-    return build_from_terms((document_terms(texts, stems) for texts in documents), fields, boosts)
+    return build_from_terms(map(document_terms, documents), fields, boosts)
 
 
 def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[str],
