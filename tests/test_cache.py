@@ -8,6 +8,8 @@ import sqlite3
 import pytest
 
 import generator.build.cache as cache_module
+import generator.build.workers as workers_module
+from generator.build.workers import Workers
 from generator.build.cache import FILE, Cache
 
 CALLS: list = []
@@ -221,27 +223,27 @@ def test_the_code_version_follows_the_generators_sources_and_is_stable():
 
 
 def test_results_of_workers_are_those_made_here_in_the_same_order(tmp_path, monkeypatch):
-    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     items = [(n,) for n in range(40)]
-    here = Cache(None).map(scaled, items, shared=3, workers=1)
-    assert Cache(None).map(scaled, items, shared=3, workers=2) == here
+    here = Cache(None).map(scaled, items, shared=3, workers=Workers(1))
+    assert Cache(None).map(scaled, items, shared=3, workers=Workers(2)) == here
     with Cache(tmp_path / "cache") as cache:
-        assert cache.map(scaled, items, shared=3, workers=2) == here
-        assert cache.map(scaled, items[::-1], shared=3, workers=2) == here[::-1]
+        assert cache.map(scaled, items, shared=3, workers=Workers(2)) == here
+        assert cache.map(scaled, items[::-1], shared=3, workers=Workers(2)) == here[::-1]
     with Cache(tmp_path / "cache") as cache:  # kept by the first, found again
         CALLS.clear()
-        assert cache.map(scaled, items + [(99,)], shared=3, workers=2) == here + [297]
+        assert cache.map(scaled, items + [(99,)], shared=3, workers=Workers(2)) == here + [297]
     assert made("scaled") == [(3, 99)]
 
 
 def test_results_made_in_workers_are_kept(tmp_path, monkeypatch):
-    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     items = [(n,) for n in range(10)]
     with Cache(tmp_path / "cache") as cache:
-        cache.map(double, items, workers=2)
+        cache.map(double, items, workers=Workers(2))
     CALLS.clear()
     with Cache(tmp_path / "cache") as cache:
-        assert cache.map(double, items, workers=2) == [2 * n for n in range(10)]
+        assert cache.map(double, items, workers=Workers(2)) == [2 * n for n in range(10)]
     assert made() == []
 
 

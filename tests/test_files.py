@@ -2,7 +2,8 @@
 
 import pytest
 
-import generator.build.cache as cache_module
+import generator.build.workers as workers_module
+from generator.build.workers import Workers
 from generator.build.cache import Cache
 from generator.build.files import make_files
 from generator.build.writer import KeptFile, OutputRefused, write_site
@@ -27,7 +28,7 @@ def jobs(*texts):
 
 
 def built(tmp_path, texts, cache):
-    files = make_files(jobs(*texts), cache, tmp_path / "site")
+    files = list(make_files(jobs(*texts), cache, tmp_path / "site"))
     write_site(files, tmp_path / "site")
     return files
 
@@ -70,19 +71,20 @@ def test_without_a_cache_every_job_is_made(tmp_path):
 
 def test_the_cache_keeps_a_hash_of_the_bytes_not_the_bytes(tmp_path):
     cache = Cache(None, in_memory=True)
-    make_files([FileJob("big.html", page, ("x" * 100_000,))], cache, tmp_path / "site")
+    list(make_files([FileJob("big.html", page, ("x" * 100_000,))], cache, tmp_path / "site"))
     assert [len(value) for value in cache._memory.values()] == [32]
 
 
 def test_a_kept_file_gone_from_the_site_before_the_write_is_refused(tmp_path):
     built(tmp_path, ["a"], Cache(tmp_path / "cache"))
-    files = make_files(jobs("a"), Cache(tmp_path / "cache"), tmp_path / "site")
+    files = list(make_files(jobs("a"), Cache(tmp_path / "cache"), tmp_path / "site"))
     (tmp_path / "site" / "a.html").unlink()
     with pytest.raises(OutputRefused, match="a.html"):
         write_site(files, tmp_path / "site")
 
 
 def test_jobs_are_made_in_workers_as_here(tmp_path, monkeypatch):
-    here = make_files(jobs(*"abcdef"), Cache(None), tmp_path / "site")
-    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
-    assert make_files(jobs(*"abcdef"), Cache(None), tmp_path / "site", workers=2) == here
+    here = list(make_files(jobs(*"abcdef"), Cache(None), tmp_path / "site"))
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
+    with Workers(2) as workers:
+        assert list(make_files(jobs(*"abcdef"), Cache(None), tmp_path / "site", workers)) == here

@@ -9,12 +9,12 @@ import textwrap
 
 import pytest
 
-import generator.build.cache as cache_module
-import generator.build.files as files_module
+import generator.build.workers as workers_module
 import generator.content.papers as papers_module
 from factories import REPO, SITE_YAML, paper_source, write_content
 from generator.build.cache import FILE, Cache
 from generator.build.pipeline import BuildOptions, StageTimer, build
+from generator.build.workers import Workers
 from generator.build.writer import temp_folders
 from generator.model.errors import BuildFailed
 
@@ -104,7 +104,7 @@ def test_a_build_writes_the_whole_site(tmp_path):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_cached_build_equals_a_clean_build_after_every_edit(tmp_path, monkeypatch, workers):
-    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     content = starting_content(tmp_path)
     out, cache = tmp_path / "site", tmp_path / "cache"
     for edit in edits(content):
@@ -136,7 +136,7 @@ def test_a_changed_source_date_epoch_is_in_the_next_cached_build(tmp_path, monke
 
 
 def test_workers_give_the_same_site_as_one_process(tmp_path, monkeypatch):
-    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     content = write_content(tmp_path, {f"p{n}": paper_source(title=f"Paper {n}",
                                                              tags=[f"tag {n % 3}"])
                                        for n in range(12)})
@@ -244,15 +244,14 @@ def test_an_error_in_an_unchanged_paper_is_reported_by_every_build(tmp_path):
 def made_counts(monkeypatch):
     """How many results each function was asked to make, by its name, from now on."""
     counts = {}
-    real = cache_module.make_all
+    real = Workers.imap
 
-    def counting(make, shared, items, workers=1):
+    def counting(self, make, shared, items):
         if items:
             counts[make.__qualname__] = counts.get(make.__qualname__, 0) + len(items)
-        return real(make, shared, items, workers)
+        return real(self, make, shared, items)
 
-    monkeypatch.setattr(cache_module, "make_all", counting)
-    monkeypatch.setattr(files_module, "make_all", counting)
+    monkeypatch.setattr(Workers, "imap", counting)
     return counts
 
 
@@ -329,13 +328,12 @@ def test_a_build_in_a_new_process_finds_every_result_the_last_one_made(tmp_path)
         import sys
         sys.path[:0] = [{str(REPO)!r}]
         from pathlib import Path
-        import generator.build.cache as cache_module
-        import generator.build.files as files_module
         from generator.build.pipeline import BuildOptions, build
+        from generator.build.workers import Workers
         made = []
-        real = cache_module.make_all
-        cache_module.make_all = files_module.make_all = lambda make, shared, items, workers=1: (
-            made.extend(items), real(make, shared, items, workers))[1]
+        real = Workers.imap
+        Workers.imap = lambda self, make, shared, items: (
+            made.extend(items), real(self, make, shared, items))[1]
         build(BuildOptions(content=Path({str(content)!r}), out=Path({str(tmp_path / "site")!r}),
                            project=Path({str(REPO)!r}), cache=Path({str(tmp_path / "cache")!r})))
         print(len(made))
@@ -441,7 +439,7 @@ def test_a_static_file_edit_is_in_the_next_cached_build(tmp_path):
 
 
 def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monkeypatch):
-    monkeypatch.setattr(cache_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     project = project_copy(tmp_path)
     content = starting_content(tmp_path)
     out = tmp_path / "site"

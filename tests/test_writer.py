@@ -522,3 +522,31 @@ def test_a_build_killed_at_any_moment_leaves_the_old_site_or_the_new(fast_out, n
     print(f"a write took {took:.3f} s; killed builds left {sorted(outcomes)}")
     write_site(new_site(), out)
     assert files(out) == new and temp_folders(out) == set()
+
+
+def test_files_given_one_at_a_time_are_placed_as_they_come(out, swap):
+    write_site(site(OLD), out)
+    written = []
+
+    def one_at_a_time():
+        for file in site(V2):
+            yield file
+            written.append(file.path)  # why: the writer has placed it before asking for more
+            staged = [p for p in temp_folders(out) if (p / file.path).exists()]
+            assert staged, f"{file.path} was not placed before the next file was asked for"
+
+    write_site(one_at_a_time(), out)
+    assert files(out) == as_bytes(site(V2)) and len(written) == len(site(V2))
+
+
+def test_files_that_fail_to_come_leave_the_old_site(out, swap):
+    write_site(site(OLD), out)
+    before = files(out)
+
+    def failing():
+        yield from site(V2)[:2]
+        raise RuntimeError("a page's template failed")
+
+    with pytest.raises(RuntimeError):
+        write_site(failing(), out)
+    assert files(out) == before and temp_folders(out) == set()

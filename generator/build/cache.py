@@ -17,20 +17,18 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
-import multiprocessing
 import pickle
 import sqlite3
-from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Sequence
+
+from .workers import Workers
 
 LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "pylatexenc",
              "nh3", "numpy")
 """The libraries whose output ends up in the site."""
 FILE = "results.sqlite3"
-PARALLEL_FROM = 200
-"""Fewer results to make than this are made in this process: workers take ~0.2 s to start."""
 _BATCH = 500
 """Keys asked for in one query (SQLite allows 999 parameters in older versions)."""
 _PICKLE = pickle.HIGHEST_PROTOCOL
@@ -54,16 +52,18 @@ class Cache:
         """Hashes of the values given so far in this build, by id (see _digest)."""
 
     def map(self, make: Callable[..., Any], items: Sequence[tuple[Any, ...]], shared: Any = None,
-            keep: Callable[[Any], bool] = lambda result: True, workers: int = 1) -> list[Any]:
+            keep: Callable[[Any], bool] = lambda result: True,
+            workers: Workers | None = None) -> list[Any]:
         """make(*args), or make(shared, *args), for each args tuple of `items`, in order: a result
-        kept from before if there is one, else made, in `workers` processes when many are to
-        make, and kept if `keep` says so. `make` must be a pure function of what it is given."""
+        kept from before if there is one, else made (by `workers`, if given), and kept if `keep`
+        says so. `make` must be a pure function of what it is given."""
+        workers = workers or Workers()
         if not self.keeps:
-            return make_all(make, shared, list(items), workers)
+            return workers.map(make, shared, list(items))
         keys = self.keys(make, shared, items)
         found = self.found(keys)
         missing = [n for n, key in enumerate(keys) if key not in found]
-        made = make_all(make, shared, [items[n] for n in missing], workers)
+        made = workers.map(make, shared, [items[n] for n in missing])
         self.keep({keys[n]: result for n, result in zip(missing, made) if keep(result)})
         made_here = dict(zip(missing, made))
         results = [made_here[n] if n in made_here else found[key] for n, key in enumerate(keys)]
@@ -336,37 +336,3 @@ def _version(name: str) -> str:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return "none"
-
-
-def make_all(make: Callable[..., Any], shared: Any, items: list[tuple[Any, ...]],
-             workers: int = 1) -> list[Any]:
-    """make over `items`, in order; in `workers` forked processes when there are many."""
-    if workers < 2 or len(items) < PARALLEL_FROM:
-        return [_call(make, shared, args) for args in items]
-    size = max(1, len(items) // (workers * 8))
-    chunks = [items[start:start + size] for start in range(0, len(items), size)]
-    # why: fork hands `make` and `shared` to the workers as they are, without pickling them;
-    # results come back in order, so the output does not depend on the scheduling
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_receive,
-                             initargs=(make, shared)) as pool:
-        return [result for chunk in pool.map(_make_chunk, chunks) for result in chunk]
-
-
-def _call(make: Callable[..., Any], shared: Any, args: tuple[Any, ...]) -> Any:
-    return make(*args) if shared is None else make(shared, *args)
-
-
-_job: tuple[Callable[..., Any], Any] | None = None
-"""In a worker process only: the function it makes results with, and its shared argument."""
-
-
-def _receive(make: Callable[..., Any], shared: Any) -> None:
-    global _job
-    _job = (make, shared)
-
-
-def _make_chunk(chunk: list[tuple[Any, ...]]) -> list[Any]:
-    assert _job is not None
-    make, shared = _job
-    return [_call(make, shared, args) for args in chunk]

@@ -2,38 +2,43 @@
 
 For each job the cache keeps a hash of the bytes it made, not the bytes: the live site is where
 those are. A job whose last bytes the live site's file still holds is not made again and the
-writer keeps that file as it is; any other job is made (in `workers` processes when there are
-many) and the hash of its bytes kept. So the cache holds no second copy of the site, and a
-rebuild reads each of the site's files once, to hash it.
+writer keeps that file as it is; any other job is made (by the build's workers) and the hash
+of its bytes kept. So the cache holds no second copy of the site, and a rebuild reads each of
+the site's files once, to hash it.
 """
 
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..model.records import FileJob, OutputFile
-from .cache import Cache, make_all
+from .cache import Cache
+from .workers import Workers
 from .writer import KeptFile, live_digest
 
 
 def make_files(jobs: list[FileJob], cache: Cache, out: Path,
-               workers: int = 1) -> list[OutputFile | KeptFile]:
-    """Every job's file, in order: made, or kept in `out` as the same job made it before."""
-    files: dict[int, OutputFile | KeptFile] = {}
+               workers: Workers | None = None) -> Iterator[OutputFile | KeptFile]:
+    """Every job's file, as it is made or found kept in `out` as the same job made it before:
+    so the writer can place each as it comes, and no more than a few are held at once."""
+    workers = workers or Workers()
     for make, shared, numbers in _by_function(jobs):
         keys = cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps else []
         made_before = cache.found(keys) if keys else {}
         to_make = [(n, key) for n, key in zip(numbers, keys or [b""] * len(numbers))
                    if key not in made_before
                    or made_before[key] != live_digest(out, jobs[n].path)]
-        made = make_all(make, shared, [jobs[n].args for n, _ in to_make], workers)
+        made = {n for n, _ in to_make}
+        yield from (KeptFile(jobs[n].path) for n in numbers if n not in made)
+        digests = {}
+        results = workers.imap(make, shared, [jobs[n].args for n, _ in to_make])
+        for (n, key), data in zip(to_make, results):
+            digests[key] = hashlib.sha256(data).digest()
+            yield OutputFile(jobs[n].path, data)
         if keys:
-            cache.keep({key: hashlib.sha256(data).digest() for (_, key), data in zip(to_make, made)})
-        files.update((n, OutputFile(jobs[n].path, data)) for (n, _), data in zip(to_make, made))
-        files.update((n, KeptFile(jobs[n].path)) for n in numbers if n not in files)
-    return [files[n] for n in range(len(jobs))]
+            cache.keep(digests)
 
 
 def _by_function(jobs: list[FileJob]) -> list[tuple[Callable[..., bytes], object, list[int]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ from ..search.index import index_sizes, search_jobs
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import make_files
-from .writer import KeptFile, WriteReport, site_state, write_site
+from .workers import Workers
+from .writer import WriteReport, site_state, write_site
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     """Content folder in, complete static site out; BuildFailed before anything is written.
     A preview server passes the `cache` it keeps from build to build."""
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
-    cache = cache or Cache(options.cache, warn=timer.report)
+    cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
         config = load_config(options.content, options.base_url)
         for warning in config_warnings(config):
@@ -63,27 +65,27 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             timer.done("check", "nothing changed since the last build")
             return done
         checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
-                            workers=options.workers)
+                            workers=workers)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         site = build_site(papers, config, updated_time(papers, os.environ))
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
                              f"out), {len(site.tags)} tags")
-        terms = cache.map(paper_terms, [(paper,) for paper in site.papers])
-        entries = cache.map(bibtex_entry, entry_inputs(site))
-        cards = cache.map(render_card, card_inputs(site), shared=theme.templates,
-                          workers=options.workers)
+        terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
+        entries = cache.map(bibtex_entry, entry_inputs(site), workers=workers)
+        cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
         jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site, entries)
                 + crawler_jobs(site) + search_jobs(site, terms))
-        files = list(theme.assets) + make_files(jobs, cache, options.out, options.workers)
-        timer.done("files", f"{len(files)} files")
-        _check_search_budget(files, options.out, config, timer)
-        report = write_site(files, options.out)
+        timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
+        files = make_files(jobs, cache, options.out, workers)
+        report = write_site(itertools.chain(theme.assets, files), options.out)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
+        _check_search_budget(options.out, config, timer)
         cache.remember(_last_build(options), (inputs, site_state(options.out), report))
         complete = True
         return report
     finally:  # why: what was made is kept, even by a build that failed
+        workers.close()
         cache.commit(complete)
         if own_cache:
             cache.close()
@@ -106,11 +108,9 @@ def _done_before(last: tuple[bytes, bytes, WriteReport] | None, inputs: bytes,
     return WriteReport(0, last[2].written + last[2].unchanged, 0, last[2].total_bytes)
 
 
-def _check_search_budget(files: list[OutputFile | KeptFile], out: Path, config: SiteConfig,
-                         timer: StageTimer) -> None:
-    raw, gzipped = index_sizes([f if isinstance(f, OutputFile) else
-                                OutputFile(f.path, (out / f.path).read_bytes()) for f in files
-                                if f.path in (paths.SEARCH_INDEX, paths.SEARCH_META)])
+def _check_search_budget(out: Path, config: SiteConfig, timer: StageTimer) -> None:
+    raw, gzipped = index_sizes([OutputFile(path, (out / path).read_bytes())
+                                for path in (paths.SEARCH_INDEX, paths.SEARCH_META)])
     timer.report(f"  search    index {raw:,} bytes, {gzipped:,} gzipped")
     if gzipped > config.search_budget_kb * 1024:
         timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over "

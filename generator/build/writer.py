@@ -54,23 +54,27 @@ class WriteReport:
     total_bytes: int
 
 
-def write_site(files: list[OutputFile | KeptFile], out: Path) -> WriteReport:
-    """Make `out` hold exactly `files`; on any failure the previous `out` stays as it was."""
+def write_site(files: Iterable[OutputFile | KeptFile], out: Path) -> WriteReport:
+    """Make `out` hold exactly `files`, placed as they come (none is held once placed); on any
+    failure the previous `out` stays as it was."""
     out = _real(out)
-    _check_paths(files)
     out.parent.mkdir(parents=True, exist_ok=True)
     with _turn(out):
         _check_replaceable(out)
         clear_leftovers(out)
         live, folders = _listing(out)
-        _check_kept(files, live)
-        fresh = {f.path for f in files
-                 if isinstance(f, OutputFile) and not _same(live.get(f.path), f.data)}
-        gone = live.keys() - {f.path for f in files}
-        report = WriteReport(len(fresh), len(files) - len(fresh), len(gone), _size(files, live))
-        # why: else the site is exactly this already: leave every file and folder untouched
-        if fresh or gone or folders - _folders(f.path for f in files):
-            _swap_in(_staged(files, fresh, live, out), out)
+        staging = _staging(out)
+        try:
+            report, placed = _fill(staging, files, live)
+            # why: else the site is exactly this already: leave every file and folder untouched
+            if report.written or report.removed or folders - _folders(placed):
+                os.chmod(staging, 0o755)  # why: mkdtemp made it 0700; a web server reads it
+                _swap_in(staging, out)
+            else:
+                _keep_as_spare(staging, out)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     return report
 
 
@@ -125,26 +129,6 @@ def _real(out: Path) -> Path:
     return Path(os.path.realpath(out)) if out.is_symlink() else out
 
 
-def _check_kept(files: list[OutputFile | KeptFile], live: dict[str, Entry]) -> None:
-    for file in files:
-        if isinstance(file, KeptFile) and file.path not in live:
-            raise OutputRefused(f"{file.path} left the output folder while the site was being "
-                                "built; build again")
-
-
-def _size(files: list[OutputFile | KeptFile], live: dict[str, Entry]) -> int:
-    return sum(len(f.data) if isinstance(f, OutputFile) else os.path.getsize(live[f.path].where)
-               for f in files)
-
-
-def _check_paths(files: list[OutputFile | KeptFile]) -> None:
-    seen: set[str] = set()
-    for file in files:
-        if file.path in seen:
-            raise ValueError(f"two output files have the same path: {file.path}")
-        seen.add(file.path)
-
-
 def _check_replaceable(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise OutputRefused(f"{out} is a file, not a folder; choose another --out")
@@ -185,50 +169,80 @@ def _same(previous: Entry | None, data: bytes) -> bool:
         return file.read() == data
 
 
-def _staged(files: list[OutputFile | KeptFile], fresh: set[str], live: dict[str, Entry],
-            out: Path) -> Path:
-    """A folder beside `out` made to hold `files`: the unchanged linked to the live site's, the
-    `fresh` written. The spare if there is one (see above), else a new folder."""
+def _staging(out: Path) -> Path:
+    """A folder beside `out` to stage the new site in: the spare if there is one (see above),
+    else a new, empty one."""
     spare = spare_folder(out)
     staging = Path(tempfile.mkdtemp(prefix=_temp_prefix(out) + "tmp-", dir=out.parent))
-    try:
-        if spare.is_dir() and not spare.is_symlink():
-            staging.rmdir()
-            spare.rename(staging)
-        else:
-            _remove(str(spare))  # why: anything else there is in the way of the next spare
-        _fill(staging, files, fresh, live)
-        os.chmod(staging, 0o755)  # why: mkdtemp makes it 0700; a web server must read the site
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    if spare.is_dir() and not spare.is_symlink():
+        staging.rmdir()
+        spare.rename(staging)
+    else:
+        _remove(str(spare))  # why: anything else there is in the way of the next spare
     return staging
 
 
-def _fill(staging: Path, files: list[OutputFile | KeptFile], fresh: set[str],
-          live: dict[str, Entry]) -> None:
-    """Make `staging` hold exactly `files`, touching only what is not so already."""
+def _fill(staging: Path, files: Iterable[OutputFile | KeptFile],
+          live: dict[str, Entry]) -> tuple[WriteReport, set[str]]:
+    """Make `staging` hold exactly `files`, touching only what is not so already: a file whose
+    bytes the live site's has is linked to it (if staging does not hold that link already), any
+    other written anew. What was done, and the paths placed."""
     there, folders_there = _listing(staging)
-    wanted = {file.path for file in files}
-    for path in there.keys() - wanted:
-        os.unlink(there[path].where)
-    folders = _folders(wanted)
-    for path in sorted(folders_there - folders, key=len, reverse=True):
-        _remove(os.path.join(staging, path))
-    for folder in sorted(folders - folders_there, key=len):
-        _make_folder(os.path.join(staging, folder))
+    placed: set[str] = set()
+    written = size = 0
     for file in files:
+        if file.path in placed:
+            raise ValueError(f"two output files have the same path: {file.path}")
+        placed.add(file.path)
+        _make_folders(staging, file.path.rpartition("/")[0], folders_there)
         target, had = os.path.join(staging, file.path), there.get(file.path)
-        if file.path in fresh:
-            assert isinstance(file, OutputFile)
-            if had is not None:  # why: it may be the live site's file: write a new one, not into it
-                os.unlink(target)
+        previous = live.get(file.path)
+        if isinstance(file, KeptFile) and previous is None:
+            raise OutputRefused(f"{file.path} left the output folder while the site was being "
+                                "built; build again")
+        if isinstance(file, OutputFile) and not _same(previous, file.data):
+            _clear(target, had)  # why: it may be the live site's file: write a new one, not into it
             with open(target, "wb") as handle:
                 handle.write(file.data)
-        elif had is None or had.inode != live[file.path].inode:
-            if had is not None:
-                os.unlink(target)
-            _link_or_copy(live[file.path].where, target)
+            written, size = written + 1, size + len(file.data)
+            continue
+        assert previous is not None
+        if had is None or had.inode != previous.inode:
+            _clear(target, had)
+            _link_or_copy(previous.where, target)
+        size += os.path.getsize(previous.where)
+    for path in there.keys() - placed:
+        where = there[path].where
+        if os.path.islink(where) or os.path.isfile(where):  # why: a folder may stand there now
+            os.unlink(where)
+    for folder in sorted(folders_there - _folders(placed), key=len, reverse=True):
+        where = os.path.join(staging, folder)
+        if os.path.isdir(where) and not os.path.islink(where):  # why: a file may stand there now
+            shutil.rmtree(where)
+    return WriteReport(written, len(placed) - written, len(live.keys() - placed), size), placed
+
+
+def _make_folders(staging: Path, folder: str, made: set[str]) -> None:
+    """`folder` and those above it in `staging`, where a file of an older site may stand."""
+    missing = []
+    while folder not in made:
+        missing.append(folder)
+        folder = folder.rpartition("/")[0]
+    for folder in reversed(missing):
+        where = os.path.join(staging, folder)
+        if os.path.lexists(where) and not os.path.isdir(where):
+            os.unlink(where)  # why: a file where a folder now belongs, in a spare of an older site
+        os.makedirs(where, exist_ok=True)
+        made.add(folder)
+
+
+def _clear(target: str, had: Entry | None) -> None:
+    """Make way for a file at `target`: the file staging holds there, or a folder of an older
+    site where the file now belongs."""
+    if had is not None:
+        os.unlink(target)
+    elif os.path.isdir(target) and not os.path.islink(target):
+        shutil.rmtree(target)
 
 
 def _folders(paths: set[str] | Iterable[str]) -> set[str]:
@@ -240,12 +254,6 @@ def _folders(paths: set[str] | Iterable[str]) -> set[str]:
             folders.add(folder)
             folder = folder.rpartition("/")[0]
     return folders
-
-
-def _make_folder(where: str) -> None:
-    if os.path.lexists(where) and not os.path.isdir(where):
-        os.unlink(where)  # why: a file where a folder now belongs, in a spare of an older site
-    os.makedirs(where, exist_ok=True)
 
 
 def _remove(where: str) -> None:
@@ -261,6 +269,11 @@ def _link_or_copy(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:  # why: a file system without hard links
         shutil.copy2(source, target)
+
+
+def _keep_as_spare(staging: Path, out: Path) -> None:
+    """A staging folder that was not needed becomes the spare again."""
+    staging.rename(spare_folder(out))
 
 
 def _swap_in(staging: Path, out: Path) -> None:

@@ -7,15 +7,32 @@ import functools
 import os
 import re
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.errors import ContentError, display_path
-from ..model.records import SourceDoc, SourceFile
-from .yamltext import YamlProblem, read_mapping
+from ..model.records import SourceFile
+from .yamltext import YamlMapping, YamlProblem, read_mapping
 
 PAPERS_DIR = "papers"
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _FENCE = re.compile(r"^---[ \t]*$")
+
+
+@dataclass(frozen=True)
+class SourceDoc:
+    """One paper file split and parsed, before its fields are checked."""
+
+    path: Path
+    """The file, relative to the working directory where possible."""
+    slug: str
+    """The file name without `.md`."""
+    front: YamlMapping
+    """Front matter values with the file line of every key and list item."""
+    body: str
+    """Markdown after the closing `---`."""
+    body_line: int
+    """1-based line where the body starts."""
 
 
 def load_documents(content_dir: Path) -> list[SourceFile]:

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 
 from ..model.errors import BuildFailed, ContentError, display_path, unknown_key_message
-from ..model.records import LINK_KINDS, Paper, SourceDoc, SourceFile, Tag
-from .documents import ContentErrorRaised, parse_document, slugify
+from ..model.records import LINK_KINDS, Paper, SourceFile, Tag
+from .documents import ContentErrorRaised, SourceDoc, parse_document, slugify
 from .fields import FieldReader, describe
 from .latex import render_abstract
 from ..model.citation import arxiv_base

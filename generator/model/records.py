@@ -5,10 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
-
-if TYPE_CHECKING:  # why: only for annotations; the model imports nothing of ours
-    from ..content.yamltext import YamlMapping
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -57,22 +54,6 @@ class SourceFile:
     path: Path
     """The file, as the build was pointed at it."""
     data: bytes
-
-
-@dataclass(frozen=True)
-class SourceDoc:
-    """One paper file as read from disk, before validation."""
-
-    path: Path
-    """The file, relative to the working directory where possible."""
-    slug: str
-    """The file name without `.md`."""
-    front: YamlMapping
-    """Front matter values with the file line of every key and list item."""
-    body: str
-    """Markdown after the closing `---`."""
-    body_line: int
-    """1-based line where the body starts."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,53 @@
+"""The folders of generator/ are its architecture: each imports only those below it."""
+
+import ast
+from pathlib import Path
+
+GENERATOR = Path(__file__).resolve().parent.parent / "generator"
+ALLOWED = {
+    "model": set(),
+    "content": {"model"},
+    "search": {"model"},
+    "outputs": {"model"},
+    "importers": {"content", "model"},
+    "build": {"content", "model", "outputs", "search"},
+    "serve": {"build", "content", "model"},
+    "cli": {"build", "serve", "importers", "model"},
+}
+"""Each room of generator/, and the rooms it may import from (besides its own modules)."""
+
+
+def imported_rooms(module: Path) -> set[str]:
+    """The rooms of generator/ that a module imports from."""
+    room = room_of(module)
+    found = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            folder = module.relative_to(GENERATOR).parent.parts
+            target = [*folder[:len(folder) - node.level + 1], *(node.module or "").split(".")]
+            found.add(target[0] or room)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("generator."):
+            found.add(node.module.split(".")[1])
+    return found - {room}
+
+
+def test_every_module_is_in_a_room_of_the_plan():
+    rooms = {room_of(p) for p in GENERATOR.rglob("*.py") if p.parent != GENERATOR or p.name != "__init__.py"}
+    assert rooms == set(ALLOWED)
+
+
+def room_of(module: Path) -> str:
+    return module.relative_to(GENERATOR).parts[0].removesuffix(".py")
+
+
+def test_each_room_imports_only_those_below_it():
+    modules = [p for p in GENERATOR.rglob("*.py") if p.parent != GENERATOR or p.name == "cli.py"]
+    wrong = {str(p.relative_to(GENERATOR)): sorted(imported_rooms(p) - ALLOWED[room_of(p)])
+             for p in modules}
+    assert {module: rooms for module, rooms in wrong.items() if rooms} == {}
+
+
+def test_no_stage_imports_the_cache_or_the_writer():
+    for room in ("content", "model", "outputs", "search"):
+        for module in (GENERATOR / room).rglob("*.py"):
+            assert "build" not in imported_rooms(module), module
