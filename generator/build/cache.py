@@ -282,11 +282,13 @@ def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
     paper to its page, its tags' pages, feeds and BibTeX files), by its id: a build changes
     none of the values it gives. A tuple of more than plain values (a tag's papers, the
     papers' search terms) is hashed item by item, so each item is pickled once, if at all."""
+    if type(value) is str:  # why: the most common argument; no pickler needed for it
+        return hashlib.sha256(b"str " + value.encode("utf-8", "surrogatepass")).digest()
     known = seen.get(id(value))
     if known is not None:
         return known[1]
     if type(value) is tuple and not all(type(item) in _PLAIN for item in value):
-        digest = hashlib.sha256(b"(" + b"".join(_digest(item, seen) for item in value)).digest()
+        digest = hashlib.sha256(b"(" + b"".join([_digest(item, seen) for item in value])).digest()
     else:
         digest = hashlib.sha256(_pickled(value)).digest()
     seen[id(value)] = (value, digest)  # why: holding the value keeps its id its own
@@ -300,6 +302,8 @@ def _stand_for(result: Any, key: bytes, seen: dict[int, tuple[object, bytes]]) -
     """Let a result be hashed by the key it was made from, and so each record it holds (the
     Paper of a checked paper file): a pure function given equal values makes equal results, so a
     paper read back from the cache is not pickled again to key the pages that show it."""
+    if type(result) in _PLAIN:  # why: hashed by value as fast as looked up
+        return
     seen.setdefault(id(result), (result, hashlib.sha256(b"=" + key).digest()))
     if dataclasses.is_dataclass(result):
         for field in dataclasses.fields(result):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 
@@ -55,7 +56,7 @@ def assign_keys(papers: tuple[Paper, ...] | list[Paper]) -> dict[str, str]:
     # so adding a paper never changes the key of one someone has already cited.
     keys: dict[str, str] = {}
     taken: set[str] = set()
-    for paper in sorted(papers, key=lambda p: (p.date, p.slug)):
+    for paper in sorted(papers, key=_added):
         base = base_key(paper)
         key, n = base, 1
         while key in taken:
@@ -64,6 +65,9 @@ def assign_keys(papers: tuple[Paper, ...] | list[Paper]) -> dict[str, str]:
         taken.add(key)
         keys[paper.slug] = key
     return keys
+
+
+_added = operator.attrgetter("date", "slug")
 
 
 def _suffix(n: int) -> str:
