@@ -123,3 +123,24 @@ def test_the_server_rebuilds_once_for_each_burst_of_changes_with_the_cache_it_ke
     with pytest.raises(KeyboardInterrupt):
         server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache, Watcher(), str)
     assert builds == [cache, cache]
+
+
+def test_settling_memory_collects_old_cycles_and_freezes_what_lives_on():
+    import gc
+    import weakref
+
+    from generator.serve.server import settle_memory
+
+    class Node:
+        pass
+
+    kept, gone = Node(), Node()
+    gone.me = gone  # a cycle no one refers to once `gone` is dropped
+    settle_memory()  # frozen while still referred to
+    watch = weakref.ref(gone)
+    del gone
+    try:
+        settle_memory()
+        assert watch() is None and gc.get_freeze_count() > 0 and kept is not None
+    finally:
+        gc.unfreeze()

@@ -7,6 +7,7 @@ writes to a temporary folder and removes it when interrupted).
 
 from __future__ import annotations
 
+import gc
 import shutil
 import signal
 import sys
@@ -136,11 +137,17 @@ def _wait_for_ctrl_c() -> None:
 
 def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
                        watcher: Watcher, url: Callable[[], str]) -> None:
-    """Forever: wait for a burst of edits, then rebuild once for all of them."""
+    """Forever: wait for a burst of edits, then rebuild once for all of them; once idle after a
+    build, settle the memory it leaves (see settle_memory)."""
+    settled = False  # why: the first build, before serving, left its memory too
     while True:
         changed = watcher.next_change(timeout=0.5)
         if not changed:
+            if not settled:
+                settle_memory()
+                settled = True
             continue
+        settled = False
         shown = sorted(display_path(Path(p)) for p in changed)
         more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
         print(f"Changed: {', '.join(shown[:3])}{more}; rebuilding")
@@ -154,6 +161,17 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
                   f"{report.removed} removed")
         if status.base_path != mounted:
             print(f"The base path is now {status.base_path}: serving at {url()}")
+
+
+def settle_memory() -> None:
+    """Collect what the builds so far left in reference cycles, then freeze what lives on (the
+    papers and results the server's cache keeps), so that the next build's garbage collections
+    do not walk it all again and again: at 10,000 papers a rebuild took ~2.35 s, and ~2.0 s
+    once frozen. Run when idle (a full collection is ~0.3 s), never between a save and its
+    reload; unfrozen first, so what the last build let go is collected too."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _start(server: PreviewServer, host: str, mounted: str, options: BuildOptions,
