@@ -37,3 +37,15 @@ def test_load_theme_reads_every_template_by_name_and_the_assets(tmp_path):
     theme = load_theme(tmp_path)
     assert theme.templates.sources == (("_partials/card.html", "card"), ("page.html", "page"))
     assert [f.path for f in theme.assets] == ["assets/site.css", "assets/lunr.min.js"]
+
+
+def test_a_symlinked_template_folder_is_read_once_even_with_a_loop(tmp_path):
+    from generator.content.theme import load_templates
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "card.html").write_text("card")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.html").write_text("page")
+    (tmp_path / "templates" / "_partials").symlink_to(tmp_path / "shared", target_is_directory=True)
+    (tmp_path / "templates" / "up").symlink_to(tmp_path, target_is_directory=True)
+    assert dict(load_templates(tmp_path / "templates").sources) == {
+        "_partials/card.html": "card", "page.html": "page"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..model import urls as paths
@@ -47,6 +48,17 @@ def load_assets(static_dir: Path, project_dir: Path) -> list[OutputFile]:
 
 def _published_files(folder: Path) -> list[str]:
     """Paths below `folder` of its files, sorted, but for hidden files and editor droppings and
-    what is inside a folder that is one."""
-    return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*")
-                  if path.is_file() and not any(map(is_ignored, path.relative_to(folder).parts)))
+    what is inside a folder that is one. Symlinked folders are followed (each real folder once,
+    so a link back up the tree does not loop)."""
+    found, seen = [], set()
+    for top, folders, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            folders[:] = []
+            continue
+        seen.add(real)
+        folders[:] = sorted(name for name in folders if not is_ignored(name))
+        below = Path(top).relative_to(folder)
+        found += [(below / name).as_posix() for name in files
+                  if not is_ignored(name) and os.path.isfile(os.path.join(top, name))]
+    return sorted(found)
