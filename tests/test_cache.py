@@ -585,3 +585,9 @@ def test_a_cache_folder_without_write_permission_gives_right_results(tmp_path):
             cache.commit()
     finally:
         folder.chmod(0o755)
+
+
+def test_the_code_version_follows_the_python_version(monkeypatch):
+    before = cache_module.code_version()
+    monkeypatch.setattr(cache_module.sys, "version", "9.99.0 (another Python)")
+    assert cache_module.code_version() != before

@@ -21,13 +21,17 @@ def imported_rooms(module: Path) -> set[str]:
     """The rooms of generator/ that a module imports from."""
     room = room_of(module)
     found = set()
+    folder = module.relative_to(GENERATOR).parent.parts
     for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:
-            folder = module.relative_to(GENERATOR).parent.parts
-            target = [*folder[:len(folder) - node.level + 1], *(node.module or "").split(".")]
-            found.add(target[0] or room)
+            base = [*folder[:len(folder) - node.level + 1], *filter(None, (node.module or "").split("."))]
+            # why: `from .. import build` names rooms as the imported names
+            found.update([base[0]] if base else [alias.name for alias in node.names])
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("generator."):
             found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[1] for alias in node.names
+                         if alias.name.startswith("generator."))
     return found - {room}
 
 

@@ -550,3 +550,30 @@ def test_files_that_fail_to_come_leave_the_old_site(out, swap):
     with pytest.raises(RuntimeError):
         write_site(failing(), out)
     assert files(out) == before and temp_folders(out) == set()
+
+
+def test_a_link_in_the_spare_where_a_folder_belongs_is_not_written_through(out, tmp_path, swap):
+    write_site(site(OLD), out)
+    write_site(site(V2), out)  # the old site is now the spare
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "index.html").write_text("not the site's")
+    spare = spare_folder(out)
+    shutil.rmtree(spare / "papers" / "a")
+    (spare / "papers" / "a").symlink_to(outside, target_is_directory=True)
+    write_site(site({**V2, "papers/a/index.html": "<p>a 3</p>"}), out)
+    assert files(out) == as_bytes(site({**V2, "papers/a/index.html": "<p>a 3</p>"}))
+    assert (outside / "index.html").read_text() == "not the site's"
+    assert not (out / "papers" / "a").is_symlink()
+
+
+def test_a_kept_file_behind_a_linked_folder_of_the_live_site_comes_into_the_new_site(out, tmp_path):
+    from generator.build.writer import KeptFile
+    write_site(site(OLD), out)
+    moved = tmp_path / "moved"
+    shutil.move(out / "papers" / "a", moved)
+    (out / "papers" / "a").symlink_to(moved, target_is_directory=True)
+    kept = [f if f.path != "papers/a/index.html" else KeptFile(f.path) for f in site(OLD)]
+    write_site(kept + [OutputFile("extra.html", b"x")], out)
+    assert files(out) == {**as_bytes(site(OLD)), "extra.html": b"x"}
+    assert not (out / "papers" / "a").is_symlink()

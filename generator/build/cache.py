@@ -19,6 +19,8 @@ import hashlib
 import io
 import pickle
 import sqlite3
+import sys
+import unicodedata
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -81,13 +83,16 @@ class Cache:
         return hashlib.sha256(self._code_version() + _digest(values, self._digests)).digest()
 
     def recall(self, name: str) -> Any:
-        """What remember() last kept under `name`, or None."""
-        key = hashlib.sha256(b"remembered " + name.encode()).digest()
+        """What remember() last kept under `name` (with this code), or None."""
+        key = self._name_key(name)
         return self.found([key]).get(key) if self.keeps else None
 
     def remember(self, name: str, value: Any) -> None:
-        """Keep `value` under `name` for later builds."""
-        self.keep({hashlib.sha256(b"remembered " + name.encode()).digest(): value})
+        """Keep `value` under `name` for later builds of this code."""
+        self.keep({self._name_key(name): value})
+
+    def _name_key(self, name: str) -> bytes:
+        return hashlib.sha256(self._code_version() + b"remembered " + name.encode()).digest()
 
     def commit(self, complete: bool = True) -> None:
         """End of a build. After a `complete` one (not one that failed halfway), forget what it
@@ -229,7 +234,8 @@ class Cache:
         self.close()
         assert self.folder is not None
         try:
-            (self.folder / FILE).unlink(missing_ok=True)
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                (self.folder / (FILE + suffix)).unlink(missing_ok=True)
             self._connect()
             self.warn(f"warning: the cache in {self.folder} was damaged ({error}); it was "
                       "started afresh")
@@ -238,7 +244,7 @@ class Cache:
 
     def _give_up(self, why: str) -> None:
         self.close()
-        self.warn(f"warning: the cache in {self.folder} {why}; this build makes everything anew")
+        self.warn(f"warning: the cache in {self.folder} {why}; this build goes on without it")
         self.folder = None
 
 
@@ -332,6 +338,8 @@ def code_version() -> bytes:
     for source in sorted(top.rglob("*.py")):
         digest.update(source.relative_to(top).as_posix().encode() + b"\0" + source.read_bytes())
     digest.update("".join(f"{name}={_version(name)}\0" for name in LIBRARIES).encode())
+    # why: slugs, word classes and escaping follow the Python and Unicode versions too
+    digest.update(f"{sys.version}\0{unicodedata.unidata_version}".encode())
     return digest.digest()
 
 

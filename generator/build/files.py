@@ -25,20 +25,23 @@ def make_files(jobs: list[FileJob], cache: Cache, out: Path,
     so the writer can place each as it comes, and no more than a few are held at once."""
     workers = workers or Workers()
     for make, shared, numbers in _by_function(jobs):
-        keys = cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps else []
-        made_before = cache.found(keys) if keys else {}
-        to_make = [(n, key) for n, key in zip(numbers, keys or [b""] * len(numbers))
-                   if key not in made_before
+        if not cache.keeps:
+            made = workers.imap(make, shared, [jobs[n].args for n in numbers])
+            yield from (OutputFile(jobs[n].path, data) for n, data in zip(numbers, made))
+            continue
+        keys = cache.keys(make, shared, [jobs[n].args for n in numbers])
+        made_before = cache.found(keys)
+        to_make = [(n, key) for n, key in zip(numbers, keys)
+                   if made_before.get(key) is None
                    or made_before[key] != live_digest(out, jobs[n].path)]
-        made = {n for n, _ in to_make}
-        yield from (KeptFile(jobs[n].path) for n in numbers if n not in made)
+        to_keep = set(numbers) - {n for n, _ in to_make}
+        yield from (KeptFile(jobs[n].path) for n in numbers if n in to_keep)
         digests = {}
-        results = workers.imap(make, shared, [jobs[n].args for n, _ in to_make])
-        for (n, key), data in zip(to_make, results):
+        made = workers.imap(make, shared, [jobs[n].args for n, _ in to_make])
+        for (n, key), data in zip(to_make, made):
             digests[key] = hashlib.sha256(data).digest()
             yield OutputFile(jobs[n].path, data)
-        if keys:
-            cache.keep(digests)
+        cache.keep(digests)
 
 
 def _by_function(jobs: list[FileJob]) -> list[tuple[Callable[..., bytes], object, list[int]]]:

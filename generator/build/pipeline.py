@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -59,9 +59,10 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
-        inputs = cache.key_of(options, config, sources, theme, os.environ.get(EPOCH))
+        inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
+                              os.environ.get(EPOCH))
         done = _done_before(cache.recall(_last_build(options)), inputs, options.out)
-        if done is not None:
+        if done is not None:  # why: not `complete`, so the cache forgets none of what is kept
             timer.done("check", "nothing changed since the last build")
             return done
         checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
@@ -81,7 +82,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
-        cache.remember(_last_build(options), (inputs, site_state(options.out), report))
+        cache.remember(_last_build(options), (inputs, report))
         complete = True
         return report
     finally:  # why: what was made is kept, even by a build that failed
@@ -100,12 +101,13 @@ def _last_build(options: BuildOptions) -> str:
     return f"the last build into {options.out.resolve()}"
 
 
-def _done_before(last: tuple[bytes, bytes, WriteReport] | None, inputs: bytes,
-                 out: Path) -> WriteReport | None:
+def _done_before(last: object, inputs: bytes, out: Path) -> WriteReport | None:
     """What the last build wrote, if it was given these `inputs` and `out` is as it left it."""
-    if last is None or last[:2] != (inputs, site_state(out)):
+    if not (isinstance(last, tuple) and len(last) == 2 and last[0] == inputs
+            and isinstance(last[1], WriteReport) and last[1].state == site_state(out)):
         return None
-    return WriteReport(0, last[2].written + last[2].unchanged, 0, last[2].total_bytes)
+    return WriteReport(0, last[1].written + last[1].unchanged, 0, last[1].total_bytes,
+                       last[1].state)
 
 
 def _check_search_budget(out: Path, config: SiteConfig, timer: StageTimer) -> None:

@@ -11,6 +11,7 @@ Results come back in order, so the output never depends on which process made wh
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator
 
@@ -36,15 +37,17 @@ class Workers:
         if self.count < 2 or len(items) < PARALLEL_FROM:
             return (call(make, shared, args) for args in items)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("fork"))
+            self._pool = ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("fork"),
+                                             initializer=_ignore_interrupts)
         size = max(1, len(items) // (self.count * 8))
         chunks = [(make, shared, items[start:start + size]) for start in range(0, len(items), size)]
         return (result for chunk in self._pool.map(_make_chunk, chunks) for result in chunk)
 
     def close(self) -> None:
-        """Stop the processes, once they have finished what they were given."""
+        """Stop the processes: what they have not begun is dropped (a build that failed or was
+        interrupted wants none of it), what they have begun is waited for."""
         if self._pool is not None:
-            self._pool.shutdown()
+            self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
     def __enter__(self) -> Workers:
@@ -57,6 +60,11 @@ class Workers:
 def call(make: Callable[..., Any], shared: Any, args: tuple[Any, ...]) -> Any:
     """make(*args), or make(shared, *args) when there is a `shared` value."""
     return make(*args) if shared is None else make(shared, *args)
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C reaches the whole process group; the build, not its workers, stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _make_chunk(chunk: tuple[Callable[..., Any], Any, list[tuple[Any, ...]]]) -> list[Any]:

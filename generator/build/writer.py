@@ -25,7 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
@@ -52,6 +52,8 @@ class WriteReport:
     unchanged: int
     removed: int
     total_bytes: int
+    state: bytes = field(default=b"", compare=False)
+    """site_state() of the output as this write left it."""
 
 
 def write_site(files: Iterable[OutputFile | KeptFile], out: Path) -> WriteReport:
@@ -59,23 +61,23 @@ def write_site(files: Iterable[OutputFile | KeptFile], out: Path) -> WriteReport
     failure the previous `out` stays as it was."""
     out = _real(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with _turn(out):
+    with _locked(out):
         _check_replaceable(out)
         clear_leftovers(out)
         live, folders = _listing(out)
         staging = _staging(out)
         try:
-            report, placed = _fill(staging, files, live)
+            report, placed = _fill(staging, files, live, out)
             # why: else the site is exactly this already: leave every file and folder untouched
             if report.written or report.removed or folders - _folders(placed):
                 os.chmod(staging, 0o755)  # why: mkdtemp made it 0700; a web server reads it
                 _swap_in(staging, out)
             else:
-                _keep_as_spare(staging, out)
+                _retire(staging, out)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-    return report
+        return replace(report, state=site_state(out))  # why: under the lock, as this write left it
 
 
 def live_digest(out: Path, path: str) -> bytes | None:
@@ -174,16 +176,19 @@ def _staging(out: Path) -> Path:
     else a new, empty one."""
     spare = spare_folder(out)
     staging = Path(tempfile.mkdtemp(prefix=_temp_prefix(out) + "tmp-", dir=out.parent))
-    if spare.is_dir() and not spare.is_symlink():
-        staging.rmdir()
-        spare.rename(staging)
-    else:
-        _remove(str(spare))  # why: anything else there is in the way of the next spare
+    try:
+        if spare.is_dir() and not spare.is_symlink():
+            staging.rmdir()
+            spare.rename(staging)
+        else:
+            _remove(str(spare))  # why: anything else there is in the way of the next spare
+    except OSError:  # why: a spare that cannot be used or removed is left; staging starts empty
+        staging.mkdir(exist_ok=True)
     return staging
 
 
-def _fill(staging: Path, files: Iterable[OutputFile | KeptFile],
-          live: dict[str, Entry]) -> tuple[WriteReport, set[str]]:
+def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str, Entry],
+          out: Path) -> tuple[WriteReport, set[str]]:
     """Make `staging` hold exactly `files`, touching only what is not so already: a file whose
     bytes the live site's has is linked to it (if staging does not hold that link already), any
     other written anew. What was done, and the paths placed."""
@@ -198,8 +203,7 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile],
         target, had = os.path.join(staging, file.path), there.get(file.path)
         previous = live.get(file.path)
         if isinstance(file, KeptFile) and previous is None:
-            raise OutputRefused(f"{file.path} left the output folder while the site was being "
-                                "built; build again")
+            file = _kept_bytes(file, out)
         if isinstance(file, OutputFile) and not _same(previous, file.data):
             _clear(target, had)  # why: it may be the live site's file: write a new one, not into it
             with open(target, "wb") as handle:
@@ -222,6 +226,16 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile],
     return WriteReport(written, len(placed) - written, len(live.keys() - placed), size), placed
 
 
+def _kept_bytes(file: KeptFile, out: Path) -> OutputFile:
+    """A kept file the listing of `out` does not show (behind a symlinked folder someone made
+    there), read where it is, to be written as a file of the new site's own."""
+    try:
+        return OutputFile(file.path, (out / file.path).read_bytes())
+    except OSError:
+        raise OutputRefused(f"{file.path} left the output folder while the site was being "
+                            "built; build again") from None
+
+
 def _make_folders(staging: Path, folder: str, made: set[str]) -> None:
     """`folder` and those above it in `staging`, where a file of an older site may stand."""
     missing = []
@@ -230,8 +244,8 @@ def _make_folders(staging: Path, folder: str, made: set[str]) -> None:
         folder = folder.rpartition("/")[0]
     for folder in reversed(missing):
         where = os.path.join(staging, folder)
-        if os.path.lexists(where) and not os.path.isdir(where):
-            os.unlink(where)  # why: a file where a folder now belongs, in a spare of an older site
+        if os.path.islink(where) or (os.path.lexists(where) and not os.path.isdir(where)):
+            os.unlink(where)  # why: a file or link where a folder now belongs, in an odd spare
         os.makedirs(where, exist_ok=True)
         made.add(folder)
 
@@ -271,20 +285,23 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def _keep_as_spare(staging: Path, out: Path) -> None:
-    """A staging folder that was not needed becomes the spare again."""
-    staging.rename(spare_folder(out))
+def _retire(folder: Path, out: Path) -> None:
+    """A site just replaced, or a staging folder not needed, becomes the spare; if it cannot
+    (something stands where the spare goes), it is removed."""
+    try:
+        folder.rename(spare_folder(out))
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _swap_in(staging: Path, out: Path) -> None:
     """Put `staging` where `out` is, in one step where the system allows it; the site it
     replaces becomes the spare."""
-    spare = spare_folder(out)
     if not out.exists():
         staging.rename(out)
         return
     if _exchange(staging, out):
-        staging.rename(spare)
+        _retire(staging, out)
         return
     retired = Path(tempfile.mkdtemp(prefix=_temp_prefix(out) + "old-", dir=out.parent))
     retired.rmdir()
@@ -294,7 +311,7 @@ def _swap_in(staging: Path, out: Path) -> None:
     except BaseException:
         retired.rename(out)
         raise
-    retired.rename(spare)
+    _retire(retired, out)
 
 
 _RENAME_EXCHANGE = 2
@@ -318,7 +335,7 @@ def _temp_prefix(out: Path) -> str:
 
 
 @contextlib.contextmanager
-def _turn(out: Path) -> Iterator[None]:
+def _locked(out: Path) -> Iterator[None]:
     """Hold the lock of the folder `out` is in, so builds into it take turns."""
     try:
         import fcntl

@@ -24,7 +24,7 @@ class SourceDoc:
     """One paper file split and parsed, before its fields are checked."""
 
     path: Path
-    """The file, relative to the working directory where possible."""
+    """The file, as the build was given it."""
     slug: str
     """The file name without `.md`."""
     front: YamlMapping

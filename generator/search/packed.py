@@ -43,7 +43,7 @@ LIMIT = 2 ** 31  # why: the reader keeps the numbers in an Int32Array
 
 
 def pack(index: BuiltIndex) -> dict[str, Any]:
-    """The packed form of an index built by generator.lunrbuild."""
+    """The packed form of an index built by generator.search.lunrindex."""
     _check(index)
     vectors = [number_text([len(terms), *map(sub, terms, [0, *terms]),
                             *[x for place, count in enumerate(counts) if count != 1

@@ -8,7 +8,6 @@ writes to a temporary folder and removes it when interrupted).
 from __future__ import annotations
 
 import gc
-import shutil
 import signal
 import sys
 import threading
@@ -22,7 +21,7 @@ import jinja2
 
 from ..build.cache import Cache
 from ..build.pipeline import BuildOptions, StageTimer, build
-from ..build.writer import OutputRefused, WriteReport, temp_folders
+from ..build.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
 from ..content.config import load_config
 from ..model.errors import BuildFailed, display_path
 from ..model.urls import Urls
@@ -218,7 +217,7 @@ def _line_buffered_output() -> None:
 
 
 def _remove_new_temp_folders(out: Path, before: set[Path]) -> None:
-    # why: one is left only if Ctrl-C lands while write_site removes the retired site, after
-    # its own cleanup can run.
-    for folder in temp_folders(out) - before:
-        shutil.rmtree(folder, ignore_errors=True)
+    """What a build stopped by Ctrl-C left beside the output: the site it was retiring is put
+    back if it was stopped between the two renames of a swap (see writer.clear_leftovers)."""
+    if temp_folders(out) - before:
+        clear_leftovers(out)
