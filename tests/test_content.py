@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from factories import paper_source, write_content
@@ -76,3 +78,32 @@ def test_slugify_cuts_at_a_word_boundary():
     assert slugify("机器学习 LLM", ascii_only=False) == "机器学习-llm"
     assert slugify("机器学习") == ""
     assert slugify("LLM") == "llm"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dangling link", "link loop"])
+def test_a_paper_file_that_is_not_a_readable_file_is_an_error_not_a_hang(tmp_path, kind):
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    (papers / "good.md").write_text("---\ntitle: T\n---\n")
+    odd = papers / "odd.md"
+    if kind == "fifo":
+        os.mkfifo(odd)
+    elif kind == "folder":
+        odd.mkdir()
+    elif kind == "dangling link":
+        odd.symlink_to(tmp_path / "gone.md")
+    else:
+        odd.symlink_to(odd)
+    with pytest.raises(BuildFailed) as failed:
+        load_documents(tmp_path)
+    [error] = failed.value.errors
+    assert error.path.endswith("papers/odd.md") and error.line == 1
+    assert "a paper must be a Markdown file that can be read" in error.message
+
+
+def test_a_paper_file_ending_in_capital_md_is_refused_by_name(tmp_path):
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "paper.MD").write_text("---\ntitle: T\n---\n")
+    [source] = load_documents(tmp_path)
+    with pytest.raises(ContentErrorRaised, match="must be lowercase .* and end in .md"):
+        parse_document(source)

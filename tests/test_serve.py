@@ -177,3 +177,22 @@ def test_serve_refuses_a_foreign_host_name_on_loopback(server):
     conn.request("GET", "/repo/", headers={"Host": f"localhost:{server}"})
     assert conn.getresponse().status == 200
     conn.close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1.evil.com", "127.attacker.example", "[", "localhost.evil",
+                                  "0.0.0.0", "[::1].evil"])
+def test_serve_refuses_host_names_that_only_look_like_loopback(server, host):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    conn.request("GET", "/repo/", headers={"Host": host})
+    assert conn.getresponse().status == 403
+    conn.close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2:8000", "[::1]:8000", "LOCALHOST"])
+def test_serve_answers_loopback_host_names(server, host):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    conn.request("GET", "/repo/", headers={"Host": host})
+    assert conn.getresponse().status == 200
+    conn.close()

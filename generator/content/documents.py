@@ -3,14 +3,16 @@ numbers) and body."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.errors import ContentError, display_path
+from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.records import SourceFile
 from .yamltext import YamlMapping, YamlProblem, read_mapping
 
@@ -36,15 +38,33 @@ class SourceDoc:
 
 
 def load_documents(content_dir: Path) -> list[SourceFile]:
-    """Every `papers/*.md` under `content_dir` with its bytes, sorted by file name."""
+    """Every `papers/*.md` under `content_dir` with its bytes, sorted by file name; BuildFailed
+    naming every one that is not a file that can be read."""
     folder = content_dir / PAPERS_DIR
-    return [SourceFile(folder / name, (folder / name).read_bytes()) for name in paper_names(folder)]
+    sources, errors = [], []
+    for name in paper_names(folder):
+        try:
+            sources.append(SourceFile(folder / name, _read_file(folder / name)))
+        except OSError as error:
+            errors.append(ContentError(display_path(folder / name), 1, f"{error.strerror}; a "
+                                       "paper must be a Markdown file that can be read"))
+    if errors:
+        raise BuildFailed(errors)
+    return sources
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a regular file (a link to one is followed); an OSError for anything else,
+    before it is opened: a FIFO would wait for a writer for ever."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a folder, a FIFO or a device)")
+    return path.read_bytes()
 
 
 def paper_names(folder: Path) -> list[str]:
     """The names of the Markdown files in `folder`, sorted; none if it is missing."""
-    try:
-        return sorted(name for name in os.listdir(folder) if name.endswith(".md"))
+    try:  # why: 'X.MD' too, so it is checked (and its name refused), not skipped without a word
+        return sorted(name for name in os.listdir(folder) if name.lower().endswith(".md"))
     except (FileNotFoundError, NotADirectoryError):
         return []
 
@@ -70,9 +90,10 @@ def parse_document(source: SourceFile) -> SourceDoc:
     def fail(line: int, message: str) -> ContentErrorRaised:
         return ContentErrorRaised(ContentError(shown, line, message))
 
-    if not SLUG_RE.match(path.stem):
+    if not SLUG_RE.match(path.stem) or path.suffix != ".md":
         raise fail(1, f"file name '{path.name}' must be lowercase letters, digits and hyphens "
-                      f"(it becomes the URL), e.g. '{slugify(path.stem) or 'my-paper'}.md'")
+                      f"and end in .md (it becomes the URL), e.g. "
+                      f"'{slugify(path.stem) or 'my-paper'}.md'")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

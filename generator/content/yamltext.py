@@ -48,6 +48,11 @@ def read_mapping(text: str, first_line: int = 1) -> YamlMapping:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
         raise _syntax_problem(err, offset, first_line) from None
+    except yaml.reader.ReaderError as err:  # why: a character YAML forbids, often from a PDF
+        line = text.count("\n", 0, err.position) + first_line
+        raise YamlProblem(line, f"the character {chr(err.character)!r} (U+{err.character:04X}) "
+                                "cannot be in YAML; delete it or write it as an escape in a "
+                                "double-quoted string") from None
     if node is None:
         return YamlMapping({}, {}, {}, {}, {})
     if not isinstance(node, yaml.MappingNode):

@@ -8,8 +8,10 @@ event stream the script listens to, and `no-store` so a browser never shows a st
 from __future__ import annotations
 
 import errno
+import ipaddress
 import io
 import posixpath
+import re
 import socket
 import sys
 from http import HTTPStatus
@@ -68,8 +70,11 @@ class SiteHandler(SimpleHTTPRequestHandler):
         given = self.headers.get("Host")
         if not given:
             return True  # why: HTTP/1.0 clients send none, and a browser always does
-        host = urlsplit("//" + given).hostname or ""
-        return host in ("localhost", "::1") or host.startswith("127.")
+        try:
+            host = _host_name(given)
+            return host.lower() == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:  # why: not a host name ('['), or not an address ('127.0.0.1.evil.com')
+            return False
 
     @property
     def directory_path(self) -> Path:
@@ -206,6 +211,19 @@ class PreviewServer6(PreviewServer):
     """PreviewServer on an IPv6 address."""
 
     address_family = socket.AF_INET6
+
+
+def _host_name(given: str) -> str:
+    """The name in a Host header, without its port: 'a:80' -> 'a', '[::1]:80' -> '::1';
+    ValueError for anything else."""
+    if given.startswith("["):
+        name, closed, rest = given[1:].partition("]")
+    else:
+        name, closed, rest = given.partition(":")
+        rest = closed + rest
+    if (given.startswith("[") and not closed) or (rest and not re.fullmatch(r":\d{1,5}", rest)):
+        raise ValueError(given)
+    return name
 
 
 def handler_for(out: Path, base_path: str, status: BuildStatus | None):  # noqa: ANN201
