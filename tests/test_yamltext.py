@@ -53,3 +53,17 @@ def test_read_mapping_rejects_a_bare_value():
 
 def test_read_mapping_of_empty_text_is_empty():
     assert read_mapping("").values == {}
+
+
+def test_aliases_are_refused_before_they_expand():
+    lines = ["extra:", "  a: &a [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"  {chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]" for i in range(9)]
+    with pytest.raises(YamlProblem, match="alias") as problem:
+        read_mapping("\n".join(lines) + "\n", first_line=2)
+    assert problem.value.line == 3
+
+
+def test_values_nested_too_deep_are_refused_without_recursing():
+    with pytest.raises(YamlProblem, match="nested more than 32 levels"):
+        read_mapping("extra: " + "[" * 400 + "]" * 400 + "\n")
+    assert read_mapping("extra: " + "[" * 30 + "]" * 30 + "\n").values["extra"]

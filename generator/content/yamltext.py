@@ -84,6 +84,7 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
         if key in lines:
             raise YamlProblem(line, f"duplicate key '{key}' (first on line {lines[key]}); keep one")
         lines[key] = line
+        _check_shape(value_node, offset)  # why: before constructing, which recurses and expands
         values[key] = _construct(loader, value_node, line)
         if isinstance(value_node, yaml.ScalarNode):
             raw[key] = value_node.value
@@ -92,7 +93,6 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
         if isinstance(value_node, yaml.MappingNode):
             child_lines[key] = {str(getattr(k, "value", "")): k.start_mark.line + 1 + offset
                                 for k, _ in value_node.value}
-        _reject_nested_duplicates(value_node, offset)
     loader.dispose()
     return YamlMapping(values, raw, lines, item_lines, child_lines)
 
@@ -104,16 +104,32 @@ def _construct(loader: Any, node: yaml.Node, line: int) -> Any:
         raise YamlProblem(line, f"cannot read value: {err.problem}") from None
 
 
-def _reject_nested_duplicates(node: yaml.Node, offset: int) -> None:
-    if isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _reject_nested_duplicates(item, offset)
-    elif isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key_node, value_node in node.value:
-            key = getattr(key_node, "value", None)
-            if key in seen:
-                line = key_node.start_mark.line + 1 + offset
-                raise YamlProblem(line, f"duplicate key '{key}'; keep one")
-            seen.add(key)
-            _reject_nested_duplicates(value_node, offset)
+MAX_DEPTH = 32
+"""How deep values may nest: far more than front matter needs, far less than Python's stack."""
+
+
+def _check_shape(node: yaml.Node, offset: int) -> None:
+    """No duplicate key at any depth, no alias (`*name`: a few lines of them expand to billions
+    of values), nesting no deeper than MAX_DEPTH; walked without recursion."""
+    seen: set[int] = set()
+    to_visit = [(node, 1)]
+    while to_visit:
+        node, depth = to_visit.pop()
+        line = node.start_mark.line + 1 + offset
+        if id(node) in seen:
+            raise YamlProblem(line, "this value is repeated by an alias (*name), which is not "
+                                    "allowed: write the value out where it is repeated")
+        if depth > MAX_DEPTH:
+            raise YamlProblem(line, f"values are nested more than {MAX_DEPTH} levels deep")
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            to_visit += [(item, depth + 1) for item in node.value]
+        elif isinstance(node, yaml.MappingNode):
+            keys: set[object] = set()
+            for key_node, value_node in node.value:
+                key = getattr(key_node, "value", None)
+                if key in keys:
+                    raise YamlProblem(key_node.start_mark.line + 1 + offset,
+                                      f"duplicate key '{key}'; keep one")
+                keys.add(key)
+                to_visit += [(key_node, depth + 1), (value_node, depth + 1)]
