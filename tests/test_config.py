@@ -107,3 +107,22 @@ def test_load_config_rejects_a_language_that_is_not_a_bcp47_tag(tmp_path):
         load_config(write(tmp_path, SITE_YAML + "title_language: Chinese (simplified)\n"))
     assert raised.value.errors[0].line == 6
     assert "'title_language' must be a BCP 47 language tag" in messages(raised)[0]
+
+
+@pytest.mark.parametrize("url", ["https://a b.org/", "https://user:pw@example.org/", "https://ex\\x01.org/"])
+def test_base_url_with_spaces_controls_or_a_password_is_an_error(tmp_path, url):
+    (tmp_path / "site.yaml").write_text(f'title: T\nbase_url: "{url}"\n', encoding="utf-8")
+    with pytest.raises(BuildFailed, match="no spaces and no 'user:password@'"):
+        load_config(tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["folder", "utf-16"])
+def test_a_site_yaml_that_cannot_be_read_as_utf8_text_is_an_error_not_a_traceback(tmp_path, kind):
+    if kind == "folder":
+        (tmp_path / "site.yaml").mkdir()
+    else:
+        (tmp_path / "site.yaml").write_text(SITE_YAML, encoding="utf-16")
+    with pytest.raises(BuildFailed) as failed:
+        load_config(tmp_path)
+    [error] = failed.value.errors
+    assert error.line == 1 and ("cannot be read" in error.message or "UTF-8" in error.message)

@@ -107,3 +107,7 @@ def test_a_paper_file_ending_in_capital_md_is_refused_by_name(tmp_path):
     [source] = load_documents(tmp_path)
     with pytest.raises(ContentErrorRaised, match="must be lowercase .* and end in .md"):
         parse_document(source)
+
+
+def test_a_letter_that_decomposes_to_a_capital_slugs_to_lowercase():
+    assert slugify("ℌ", ascii_only=False) == slugify("h", ascii_only=False) == "h"

@@ -45,3 +45,19 @@ def test_is_http_url():
     assert is_http_url("https://x.org/a?b=c")
     assert not is_http_url("//x.org/a")
     assert not is_http_url("mailto:a@b.c")
+
+
+@pytest.mark.parametrize("value", ["10.1000/abc\x01", "10.1000/a b", "10.1000/<script>"])
+def test_a_doi_outside_crossrefs_pattern_and_not_a_url_is_refused(value):
+    with pytest.raises(LinkProblem):
+        resolve("doi", value)
+
+
+@pytest.mark.parametrize("kind, url", [("arxiv", "https://arxiv.org/abs/</script>x"),
+                                       ("doi", "https://doi.org/10.1000/a\"b<c>")])
+def test_an_id_taken_from_a_url_must_be_an_id_of_its_kind(kind, url):
+    assert resolve(kind, url) == (url, None)
+
+
+def test_a_url_with_a_control_character_is_not_a_url():
+    assert not is_http_url("https://example.org/a\x01b")

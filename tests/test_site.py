@@ -29,3 +29,11 @@ def test_updated_time_honours_source_date_epoch():
 def test_updated_time_without_epoch_is_the_newest_paper_day_not_now():
     papers = [make_paper("a", date=dt.date(2025, 1, 2)), make_paper("b", date=dt.date(2025, 3, 4))]
     assert updated_time(papers, {}) == dt.datetime(2025, 3, 4, tzinfo=dt.timezone.utc)
+
+
+def test_a_source_date_epoch_past_the_year_9999_is_an_error():
+    import pytest
+
+    from generator.model.errors import BuildFailed
+    with pytest.raises(BuildFailed, match="SOURCE_DATE_EPOCH:1: must be seconds since 1970"):
+        updated_time([], {"SOURCE_DATE_EPOCH": "999999999999999999"})

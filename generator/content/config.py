@@ -27,6 +27,12 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
     except FileNotFoundError:
         raise BuildFailed([ContentError(shown, 1, "site config not found; create it with at "
                                                   "least 'title:' and 'base_url:'")]) from None
+    except UnicodeDecodeError as err:
+        raise BuildFailed([ContentError(shown, 1, f"not valid UTF-8 (byte {err.start}); save "
+                                                  "the file as UTF-8")]) from None
+    except OSError as err:
+        raise BuildFailed([ContentError(shown, 1, f"cannot be read ({err.strerror}); it must "
+                                                  "be a YAML file")]) from None
     try:
         mapping = read_mapping(text)
     except YamlProblem as problem:
@@ -67,6 +73,9 @@ def _normalise_base_url(url: str, fields: FieldReader) -> str:
         return "http://localhost/"
     if parts.query or parts.fragment:
         fields.error("base_url", "'base_url' must not have a '?query' or '#fragment'")
+    if re.search(r"[\s\x00-\x1f\x7f]", url) or parts.username is not None:
+        fields.error("base_url", "'base_url' must have no spaces and no 'user:password@'; "
+                                 f"got '{url}'")
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return f"{parts.scheme}://{parts.netloc}{path}"
 

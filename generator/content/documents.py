@@ -121,7 +121,8 @@ def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
 
     With `ascii_only=False` letters of other scripts are kept (a tag such as '机器学习').
     """
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower())
+    # why: lowered after NFKD, which makes capitals of some letters ('ℌ' -> 'H')
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text).lower()
                     if not unicodedata.combining(c))
     words = re.findall(r"[a-z0-9]+" if ascii_only else r"[^\W_]+", plain)
     slug = ""

@@ -7,6 +7,7 @@ from operator import attrgetter
 from typing import Iterable, Mapping
 
 from .citation import assign_keys
+from .errors import BuildFailed, ContentError
 from .records import Paper, Site, SiteConfig, Tag, TagGroup
 
 
@@ -36,7 +37,11 @@ def updated_time(papers: Iterable[Paper], environ: Mapping[str, str]) -> dt.date
     """SOURCE_DATE_EPOCH when set (reproducible builds), else midnight UTC of the newest paper."""
     epoch = environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
-        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+        try:
+            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            raise BuildFailed([ContentError("SOURCE_DATE_EPOCH", 1, f"must be seconds since "
+                                            f"1970 before the year 10000, got {epoch}")]) from None
     return newest_day(papers)
 
 

@@ -102,7 +102,7 @@ def _item(channel: ET.Element, paper: Paper, urls: Urls) -> None:
     item = ET.SubElement(channel, "item")
     _text(item, "title", paper.title)
     _text(item, "link", urls.absolute(paths.paper_file(paper.slug)))
-    ET.SubElement(item, "guid", {"isPermaLink": "false"}).text = paper_guid(paper)
+    ET.SubElement(item, "guid", {"isPermaLink": "false"}).text = xml_safe(paper_guid(paper))
     _text(item, "pubDate", rfc822(paper.date))
     _text(item, f"{{{DC}}}creator", ", ".join(paper.authors))
     _text(item, "description", item_html(paper))
