@@ -459,3 +459,14 @@ def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monk
         build(options(content, out, tmp_path / "cache", project=project), cache=cache)
         assert files(out) == clean_build(content, tmp_path / "clean", project=project)
 
+
+
+@pytest.mark.parametrize("papers", ["missing", "empty"])
+def test_a_digest_without_papers_builds_with_a_warning(tmp_path, papers):
+    content = write_content(tmp_path, {})
+    if papers == "missing":
+        (content / "papers").rmdir()
+    lines = []
+    build(options(content, tmp_path / "site"), StageTimer(report=lines.append))
+    [warning] = [line for line in lines if "warning:" in line]
+    assert "the site has no papers" in warning and "papers" in warning

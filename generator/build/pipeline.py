@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..content.config import config_warnings, load_config
-from ..content.documents import load_documents
+from ..content.documents import content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
 from ..content.theme import load_theme
 from ..model import urls as paths
@@ -53,9 +53,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
         config = load_config(options.content, options.base_url)
-        for warning in config_warnings(config):
-            timer.report(f"  warning: {warning}")
         sources = load_documents(options.content)
+        for warning in config_warnings(config) + content_warnings(options.content, sources):
+            timer.report(f"  warning: {warning}")
         theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")

@@ -61,6 +61,17 @@ def _read_file(path: Path) -> bytes:
     return path.read_bytes()
 
 
+def content_warnings(content_dir: Path, sources: list[SourceFile]) -> list[str]:
+    """What builds but is probably not what the curator meant: a digest with no paper."""
+    folder = content_dir / PAPERS_DIR
+    if sources:
+        return []
+    if not folder.is_dir():
+        return [f"there is no folder {display_path(folder)}: the site has no papers; put one "
+                "Markdown file per paper there"]
+    return [f"{display_path(folder)} has no .md file: the site has no papers"]
+
+
 def paper_names(folder: Path) -> list[str]:
     """The names of the Markdown files in `folder`, sorted; none if it is missing."""
     try:  # why: 'X.MD' too, so it is checked (and its name refused), not skipped without a word
