@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.content.latex import abstract_to_html, abstract_to_text
+import generator.content.latex as latex_module
+from generator.content.latex import abstract_to_html, abstract_to_text, render_abstract
 
 DATA = Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'iclr2025-abstracts.txt'
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
@@ -317,3 +318,27 @@ def test_the_quick_text_helpers_give_what_their_regex_substitutions_give(seed):
         assert latex._one_space(text) == re.sub(r"[ \t\n\r\f\v]+", " ", text)
         assert latex._without_macro_slashes(text) == latex._MACRO_SLASH.sub("", text)
         assert latex._emphasis(text, r"<\1>") == latex._EMPHASIS.sub(r"<\1>", text)
+
+
+@pytest.mark.parametrize("src", ["{" * 100_000, "${" * 50_000, "\\(" * 50_000, "{\\em ${\\(" * 15_000,
+                                 "\\textbf{" * 12_500])
+def test_an_unbalanced_abstract_of_100_kb_is_read_in_linear_work(src, monkeypatch):
+    scanned, real = [], latex_module._scan
+
+    def counting(s, i, closer, budget=None):
+        before = budget.left if budget else 0
+        j = real(s, i, closer, budget)
+        scanned.append(before - budget.left if budget else 0)  # what the scan read
+        return j
+
+    monkeypatch.setattr(latex_module, "_scan", counting)
+    html, _ = render_abstract(src)
+    # why: before the budget, every opener scanned to the end: ~n²/2 characters (~400 s)
+    assert sum(scanned) <= 21 * len(src) + 10_000
+    check_html(html)
+
+
+def test_a_real_abstract_is_read_whole_however_many_groups_it_has():
+    src = " ".join(f"Term {n} is $x_{{{n}}}$ in {{\\em group {n}}}." for n in range(400))
+    html, text = render_abstract(src)
+    assert "{" not in text and "$" not in text and "group 399" in text

@@ -1,5 +1,6 @@
 """Render paper abstracts (plain text with inline LaTeX) to safe HTML and to clean plain text."""
 import html
+import itertools
 import re
 
 from latex2mathml.converter import convert_to_element
@@ -54,9 +55,21 @@ def abstract_to_text(text: str) -> str:
     return render_abstract(text)[1]
 
 
+class _Budget:
+    """How many more characters the scans for closing braces and dollars may read in one
+    abstract. A scan that finds no closer reads to the end, and an unbalanced abstract ('{' or
+    '${' ten thousand times) would scan again from every opener: seconds at 10 KB, minutes at
+    100 KB. Once the budget is spent, every opener not yet closed is read as a plain character:
+    the work stays linear in the abstract's length, and real abstracts never come near it."""
+
+    def __init__(self, text: str) -> None:
+        self.left = 20 * len(text or "") + 10_000
+
+
 def render_abstract(text: str) -> tuple[str, str]:
     """The abstract as HTML and as plain text, from one parse of each paragraph."""
-    parsed = [_parse(p) for p in _paragraphs(text)]
+    budget = _Budget(text)
+    parsed = [_parse(p, budget) for p in _paragraphs(text)]
     paras = (_html(toks).strip() for toks in parsed)
     # why: unknown macros stay visible in HTML, but plain text must not carry `\macro`
     texts = (' '.join(_without_macro_slashes(_text(toks)).split()) for toks in parsed)
@@ -88,12 +101,15 @@ def _emphasis(s: str, replacement) -> str:
     return _EMPHASIS.sub(replacement, s) if '*' in s else s
 
 
-def _scan(s: str, i: int, closer: str) -> int:
-    """Index of the first `closer` at brace depth 0 from i (skipping backslash escapes), or -1."""
-    depth = 0
+def _scan(s: str, i: int, closer: str, budget: _Budget | None = None) -> int:
+    """Index of the first `closer` at brace depth 0 from i (skipping backslash escapes), or -1;
+    -1 too once the `budget` is spent (what it reads is taken from it)."""
+    if budget is not None and budget.left <= 0:
+        return -1
+    depth, start = 0, i
     while i < len(s):
         if depth == 0 and s.startswith(closer, i):
-            return i
+            break
         if s[i] == '\\':
             i += 1
         elif s[i] == '{':
@@ -101,17 +117,19 @@ def _scan(s: str, i: int, closer: str) -> int:
         elif s[i] == '}':
             depth = max(depth - 1, 0)
         i += 1
-    return -1
+    if budget is not None:
+        budget.left -= i - start
+    return i if i < len(s) else -1
 
 
-def _arg(s: str, i: int):
+def _arg(s: str, i: int, budget: _Budget):
     """The brace argument starting at i (after an optional space) as (content, end), or None."""
     i += s.startswith(' ', i)  # why: paragraphs are whitespace-collapsed, so at most one space
-    j = _scan(s, i + 1, '}') if s.startswith('{', i) else -1
+    j = _scan(s, i + 1, '}', budget) if s.startswith('{', i) else -1
     return (s[i + 1:j], j + 1) if j >= 0 else None
 
 
-def _parse(s: str, depth: int = 0) -> list:
+def _parse(s: str, budget: _Budget, depth: int = 0) -> list:
     """Tokens ('text'|'raw', s), ('fmt', macro, toks), ('link', url, toks|None), ('math', src, display)."""
     if depth > _MAX_DEPTH:
         return [('text', s)]
@@ -120,63 +138,69 @@ def _parse(s: str, depth: int = 0) -> list:
         if m := _TEXT_RUN.match(s, i):
             new, i = [('text', m.group())], m.end()
         elif s[i] == '\\':
-            new, i = _parse_macro(s, i, depth)
+            new, i = _parse_macro(s, i, depth, budget)
         elif s[i] == '$':
-            new, i = _parse_dollar(s, i, depth)
-        elif s[i] == '{' and (j := _scan(s, i + 1, '}')) >= 0:
-            new, i = _parse(s[i + 1:j], depth + 1), j + 1
+            new, i = _parse_dollar(s, i, depth, budget)
+        elif s[i] == '{' and (j := _scan(s, i + 1, '}', budget)) >= 0:
+            new, i = _parse(s[i + 1:j], budget, depth + 1), j + 1
         else:  # unbalanced brace
             new, i = [('text', s[i])], i + 1
-        for tok in new:
-            if tok[0] == 'text' and toks and toks[-1][0] == 'text':
-                toks[-1] = ('text', toks[-1][1] + tok[1])
-            else:
-                toks.append(tok)
-    return toks
+        toks += new
+    return _joined(toks)
 
 
-def _parse_dollar(s: str, i: int, depth: int):
+def _joined(toks: list) -> list:
+    """Tokens with each run of text tokens made one (joined once: adding each to the last was
+    quadratic in a run of thousands of single characters)."""
+    joined: list = []
+    for is_text, run in itertools.groupby(toks, key=lambda tok: tok[0] == 'text'):
+        joined += [('text', ''.join(tok[1] for tok in run))] if is_text else run
+    return joined
+
+
+def _parse_dollar(s: str, i: int, depth: int, budget: _Budget):
     """Math opened by `$` or `$$` at i; an unclosed `$` is literal."""
     if s.startswith('$$', i):
-        j = _scan(s, i + 2, '$$')
+        j = _scan(s, i + 2, '$$', budget)
         return ([('math', s[i + 2:j], True)], j + 2) if j >= 0 else ([('text', '$')], i + 1)
-    j = _scan(s, i + 1, '$')
-    return (_math_tokens(s[i + 1:j], False, depth), j + 1) if j >= 0 else ([('text', '$')], i + 1)
+    j = _scan(s, i + 1, '$', budget)
+    return ((_math_tokens(s[i + 1:j], False, depth, budget), j + 1) if j >= 0
+            else ([('text', '$')], i + 1))
 
 
-def _math_tokens(src: str, display: bool, depth: int) -> list:
+def _math_tokens(src: str, display: bool, depth: int, budget: _Budget) -> list:
     """A math token, or text tokens when the math only wraps text macros like \\textbf{…}."""
     i, seen = 0, False
     while not display and (m := _TEXT_MACRO.match(src, i)) and m.group(1) in _TEXT_ONLY:
-        j = _scan(src, m.end(), '}')
+        j = _scan(src, m.end(), '}', budget)
         if j < 0:
             break
         i, seen = j + 1, True
     if seen and not src[i:].strip():
-        return _parse(src, depth + 1)
+        return _parse(src, budget, depth + 1)
     return [('math', src, display)]
 
 
-def _parse_macro(s: str, i: int, depth: int):
+def _parse_macro(s: str, i: int, depth: int, budget: _Budget):
     """The backslash construct at i: math delimiter, escape, symbol or (unknown) macro."""
     nxt = s[i + 1:i + 2]
     if nxt in ('(', '['):
-        j = _scan(s, i + 2, '\\)' if nxt == '(' else '\\]')
+        j = _scan(s, i + 2, '\\)' if nxt == '(' else '\\]', budget)
         if j >= 0:
-            return _math_tokens(s[i + 2:j], nxt == '[', depth), j + 2
+            return _math_tokens(s[i + 2:j], nxt == '[', depth, budget), j + 2
     if nxt in _ESCAPES:
         return [('text', _ESCAPES[nxt])], i + 2
     m = _WORD.match(s, i + 1)
     if not m:
         return [('text', '\\' + nxt)], i + 1 + len(nxt)
     name, end = m.group(), m.end()
-    arg = _arg(s, end)
+    arg = _arg(s, end, budget)
     if name in _FORMAT and arg:
-        return [('fmt', name, _parse(arg[0], depth + 1))], arg[1]
+        return [('fmt', name, _parse(arg[0], budget, depth + 1))], arg[1]
     if name == 'url' and arg:
         return [('link', _unescape_url(arg[0]), None)], arg[1]
-    if name == 'href' and arg and (label := _arg(s, arg[1])):
-        return [('link', _unescape_url(arg[0]), _parse(label[0], depth + 1))], label[1]
+    if name == 'href' and arg and (label := _arg(s, arg[1], budget)):
+        return [('link', _unescape_url(arg[0]), _parse(label[0], budget, depth + 1))], label[1]
     if name in _SYMBOLS:
         return [('text', _SYMBOLS[name])], end
     return [('raw', '\\' + name)], end
