@@ -1,3 +1,4 @@
+import generator.content.notes as notes_module
 from generator.content.notes import html_to_text, notes_to_html
 
 
@@ -24,3 +25,14 @@ def test_notes_to_html_removes_scripts_handlers_and_unsafe_urls():
 
 def test_html_to_text_keeps_visible_text_only():
     assert html_to_text("<p>A &amp; <em>B</em></p>\n<p>C</p>") == "A & B C"
+
+
+def test_thousands_of_open_brackets_are_read_as_brackets_without_markdown_chasing_each():
+    escaped = notes_module._escape_open_brackets("[" * 20_000)
+    assert escaped == "\\[" * 20_000  # each escaped once: Markdown then matches none of them
+    assert html_to_text(notes_to_html("[" * 2_000)) == "[" * 2_000
+
+
+def test_a_few_open_brackets_stay_as_the_curator_wrote_them():
+    body = "A [link](https://example.org), a [b] and a lone [ bracket, and \\[ escaped."
+    assert notes_module._escape_open_brackets(body) == body

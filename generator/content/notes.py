@@ -26,10 +26,37 @@ def notes_to_html(body: str) -> str:
         return ""
     converter = _converter()
     converter.reset()
-    rendered = converter.convert(body)
+    rendered = converter.convert(_escape_open_brackets(body))
     rendered = _demote_headings(rendered)
     return nh3.clean(rendered, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes=_SCHEMES,
                      link_rel="noopener nofollow").strip()
+
+
+OPEN_BRACKETS = 50
+"""Brackets no ']' closes, beyond which they are escaped before Markdown reads the notes."""
+
+
+def _escape_open_brackets(body: str) -> str:
+    """The body with each '[' that no ']' closes escaped ('\\['), when there are more than
+    OPEN_BRACKETS of them: Python-Markdown looks for the ']' of every '[' to the end of the
+    text, so 20 KB of '[' took 37 s. A few open brackets, as real notes have, stay as written."""
+    open_at, i = [], 0
+    while i < len(body):
+        char = body[i]
+        if char == "\\":
+            i += 1  # why: an escaped bracket opens or closes nothing
+        elif char == "[":
+            open_at.append(i)
+        elif char == "]" and open_at:
+            open_at.pop()
+        i += 1
+    if len(open_at) <= OPEN_BRACKETS:
+        return body
+    pieces, start = [], 0
+    for at in open_at:
+        pieces += [body[start:at], "\\"]
+        start = at
+    return "".join(pieces) + body[start:]
 
 
 @functools.cache
