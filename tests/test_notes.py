@@ -29,10 +29,15 @@ def test_html_to_text_keeps_visible_text_only():
 
 def test_thousands_of_open_brackets_are_read_as_brackets_without_markdown_chasing_each():
     escaped = notes_module._escape_open_brackets("[" * 20_000)
-    assert escaped == "\\[" * 20_000  # each escaped once: Markdown then matches none of them
+    assert escaped == "\ue000" * 20_000  # each a stand-in: Markdown then matches none of them
     assert html_to_text(notes_to_html("[" * 2_000)) == "[" * 2_000
+    assert html_to_text(notes_to_html("[a](" * 2_000)) == "[a](" * 2_000
 
 
 def test_a_few_open_brackets_stay_as_the_curator_wrote_them():
     body = "A [link](https://example.org), a [b] and a lone [ bracket, and \\[ escaped."
     assert notes_module._escape_open_brackets(body) == body
+
+
+def test_notes_with_few_open_brackets_keep_private_use_characters_as_written():
+    assert "\ue000" in notes_to_html("A private-use \ue000 character, and [one] link-less bracket [.")

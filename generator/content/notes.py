@@ -26,36 +26,49 @@ def notes_to_html(body: str) -> str:
         return ""
     converter = _converter()
     converter.reset()
-    rendered = converter.convert(_escape_open_brackets(body))
+    prepared = _escape_open_brackets(body)
+    rendered = converter.convert(prepared)
+    if prepared is not body:
+        for bracket, stand_in in _STAND_INS.items():
+            rendered = rendered.replace(stand_in, bracket)
     rendered = _demote_headings(rendered)
     return nh3.clean(rendered, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes=_SCHEMES,
                      link_rel="noopener nofollow").strip()
 
 
 OPEN_BRACKETS = 50
-"""Brackets no ']' closes, beyond which they are escaped before Markdown reads the notes."""
+"""Brackets of one kind that nothing closes, beyond which Markdown is not shown them."""
+_CLOSERS = {"[": "]", "(": ")"}
+_STAND_INS = {"[": "\ue000", "(": "\ue001"}
+"""Private-use characters that stand for open brackets while Markdown reads the notes: plain
+text to it, and put back as the brackets in what it writes."""
 
 
 def _escape_open_brackets(body: str) -> str:
-    """The body with each '[' that no ']' closes escaped ('\\['), when there are more than
-    OPEN_BRACKETS of them: Python-Markdown looks for the ']' of every '[' to the end of the
-    text, so 20 KB of '[' took 37 s. A few open brackets, as real notes have, stay as written."""
-    open_at, i = [], 0
+    """The body with each '[' or '(' that nothing closes replaced by its stand-in, when there are
+    more than OPEN_BRACKETS of that kind: Python-Markdown looks for the end of every link to the
+    end of the text, so 20 KB of '[' took 37 s and 20 KB of '[a](' minutes (escaping them with
+    a backslash or as entities still took seconds). A few open brackets, as real notes have,
+    stay as written."""
+    open_at: dict[str, list[int]] = {"[": [], "(": []}
+    closing = {closer: opener for opener, closer in _CLOSERS.items()}
+    i = 0
     while i < len(body):
         char = body[i]
         if char == "\\":
             i += 1  # why: an escaped bracket opens or closes nothing
-        elif char == "[":
-            open_at.append(i)
-        elif char == "]" and open_at:
-            open_at.pop()
+        elif char in open_at:
+            open_at[char].append(i)
+        elif char in closing and open_at[closing[char]]:
+            open_at[closing[char]].pop()
         i += 1
-    if len(open_at) <= OPEN_BRACKETS:
+    escaped = sorted(at for kind in open_at.values() if len(kind) > OPEN_BRACKETS for at in kind)
+    if not escaped:
         return body
     pieces, start = [], 0
-    for at in open_at:
-        pieces += [body[start:at], "\\"]
-        start = at
+    for at in escaped:
+        pieces += [body[start:at], _STAND_INS[body[at]]]
+        start = at + 1
     return "".join(pieces) + body[start:]
 
 
