@@ -74,8 +74,8 @@ def _normalise_base_url(url: str, fields: FieldReader) -> str:
     if parts.query or parts.fragment:
         fields.error("base_url", "'base_url' must not have a '?query' or '#fragment'")
     if re.search(r"[\s\x00-\x1f\x7f]", url) or parts.username is not None:
-        fields.error("base_url", "'base_url' must have no spaces and no 'user:password@'; "
-                                 f"got '{url}'")
+        fields.error("base_url", "'base_url' must have no spaces, control characters or "
+                                 "'user:password@' (a password there would be published)")
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return f"{parts.scheme}://{parts.netloc}{path}"
 

@@ -120,7 +120,8 @@ def _check_shape(node: yaml.Node, offset: int) -> None:
             raise YamlProblem(line, "this value is repeated by an alias (*name), which is not "
                                     "allowed: write the value out where it is repeated")
         if depth > MAX_DEPTH:
-            raise YamlProblem(line, f"values are nested more than {MAX_DEPTH} levels deep")
+            raise YamlProblem(line, f"values are nested more than {MAX_DEPTH} levels deep; "
+                                    "flatten them")
         seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
             to_visit += [(item, depth + 1) for item in node.value]
