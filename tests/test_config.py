@@ -112,7 +112,7 @@ def test_load_config_rejects_a_language_that_is_not_a_bcp47_tag(tmp_path):
 @pytest.mark.parametrize("url", ["https://a b.org/", "https://user:pw@example.org/", "https://ex\\x01.org/"])
 def test_base_url_with_spaces_controls_or_a_password_is_an_error(tmp_path, url):
     (tmp_path / "site.yaml").write_text(f'title: T\nbase_url: "{url}"\n', encoding="utf-8")
-    with pytest.raises(BuildFailed, match="no spaces, control characters or 'user:password@'"):
+    with pytest.raises(BuildFailed, match="control character|no spaces"):
         load_config(tmp_path)
 
 

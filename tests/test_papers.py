@@ -1,4 +1,5 @@
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +145,24 @@ def test_combine_is_validate_of_the_files_one_by_one(tmp_path):
     with pytest.raises(BuildFailed) as raised:
         combine([check_file(source) for source in load_documents(clash)])
     assert "is also given by" in raised.value.errors[0].message
+
+
+def test_a_control_character_given_by_a_yaml_escape_is_an_error_naming_the_field():
+    source = SourceFile(Path("content/papers/p.md"),
+                        b'---\ntitle: "A \\x01 title"\nauthors: ["B\\x7f"]\ndate: 2025-04-24\n'
+                        b'abstract: "x\\ufffe"\n---\n')
+    errors = sorted(str(error) for error in check_file(source).errors)
+    assert errors == [
+        "content/papers/p.md:2: 'title' holds the control character U+0001, which no page, "
+        "feed or BibTeX file can carry; delete it",
+        "content/papers/p.md:3: item 1 of 'authors' holds a control character; delete it",
+        "content/papers/p.md:5: 'abstract' holds the control character U+FFFE, which no page, "
+        "feed or BibTeX file can carry; delete it"]
+
+
+def test_a_control_character_in_the_notes_is_an_error_at_its_line():
+    source = SourceFile(Path("content/papers/p.md"),
+                        b"---\ntitle: T\nauthors: [A]\ndate: 2025-04-24\nabstract: x\n---\n"
+                        b"Fine notes.\nA pasted \x0c form feed.\n")
+    [error] = check_file(source).errors
+    assert (error.line, "U+000C" in error.message) == (8, True)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.records import SourceFile
+from .fields import FORBIDDEN
 from .yamltext import YamlMapping, YamlProblem, read_mapping
 
 PAPERS_DIR = "papers"
@@ -122,6 +123,10 @@ def parse_document(source: SourceFile) -> SourceDoc:
         mapping = read_mapping("".join(lines[1:end]), first_line=2)
     except YamlProblem as problem:
         raise fail(problem.line, problem.message) from None
+    for number, line in enumerate(lines[end + 1:], start=end + 2):
+        if bad := FORBIDDEN.search(line):
+            raise fail(number, f"the notes hold the control character U+{ord(bad.group()):04X}, "
+                               "which no page or feed can carry; delete it")
     return SourceDoc(
         path=path, slug=path.stem, front=mapping, body="".join(lines[end + 1:]), body_line=end + 2)
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.errors import ContentError, unknown_key_message
 from .yamltext import YamlMapping
+
+
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+"""Characters HTML and XML 1.0 cannot carry, which a YAML escape ("\\x01") can still give."""
 
 
 def describe(value: Any) -> str:
@@ -58,6 +63,10 @@ class FieldReader:
                 self.error(key, f"missing required '{key}'; add a line '{key}: ...'")
             return default
         value = self.mapping.values[key]
+        if isinstance(value, str) and (bad := FORBIDDEN.search(value)):
+            self.error(key, f"'{key}' holds the control character U+{ord(bad.group()):04X}, "
+                            "which no page, feed or BibTeX file can carry; delete it")
+            return default
         if isinstance(value, str) and value.strip():
             return value.strip()
         raw = self.mapping.raw.get(key, "")
@@ -79,7 +88,11 @@ class FieldReader:
         items: list[str] = []
         lines = self.mapping.item_lines.get(key, [])
         for i, item in enumerate(value):
-            if isinstance(item, str) and item.strip():
+            if isinstance(item, str) and FORBIDDEN.search(item):
+                line = lines[i] if i < len(lines) else self.line(key)
+                self.error(key, f"item {i + 1} of '{key}' holds a control character; delete it",
+                           line)
+            elif isinstance(item, str) and item.strip():
                 items.append(item.strip())
             else:
                 line = lines[i] if i < len(lines) else self.line(key)
