@@ -111,3 +111,10 @@ def test_a_paper_file_ending_in_capital_md_is_refused_by_name(tmp_path):
 
 def test_a_letter_that_decomposes_to_a_capital_slugs_to_lowercase():
     assert slugify("ℌ", ascii_only=False) == slugify("h", ascii_only=False) == "h"
+
+
+def test_a_paper_file_over_a_megabyte_is_an_error_before_it_is_read(tmp_path):
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "huge.md").write_bytes(b"---\ntitle: T\n---\n" + b"x" * (1 << 20))
+    with pytest.raises(BuildFailed, match="huge.md:1: .*over the 1,048,576 a content file may have"):
+        load_documents(tmp_path)

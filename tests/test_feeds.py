@@ -151,3 +151,20 @@ def test_feeds_carry_only_the_newest_feed_items_papers():
     site = make_site(papers, feed_items=2)
     for file in (job.made() for job in feed_jobs(site)):
         assert [e.title for e in feedparser.parse(file.data).entries] == ["P4", "P3"]
+
+
+def test_hostile_link_values_leave_every_feed_well_formed_for_lxml():
+    from lxml import etree
+
+    from generator.content.links import resolve
+    papers = []
+    for n, (kind, value) in enumerate([("arxiv", "https://arxiv.org/abs/</script>\"x"),
+                                       ("doi", "https://doi.org/10.1000/a<b>&c"),
+                                       ("openreview", "https://openreview.net/forum?id=abc&x=<y>")]):
+        url, found_id = resolve(kind, value)
+        papers.append(make_paper(f"p{n}", tags=["t"], links=(Link(kind, kind, url),),
+                                 ids={kind: found_id} if found_id else {}))
+    site = make_site(papers)
+    for job in feed_jobs(site):
+        etree.fromstring(job.made().data, etree.XMLParser(resolve_entities=False))  # raises if not
+    assert {paper_guid(p) for p in site.papers} == {"paper:p0", "paper:p1", "paper:p2"}

@@ -2,6 +2,7 @@
 rewritten, and the output folder ends up holding exactly the site. (Ported from the tests of the
 old freshness records and paper cache, whose machinery is gone; the behaviour stays.)"""
 
+import os
 from dataclasses import replace
 
 import pytest
@@ -113,3 +114,29 @@ def test_a_paper_that_is_gone_is_gone_from_the_site(options):
     assert build(options).removed > 0
     assert not (options.out / "papers/b").exists()
     assert "Other" not in (options.out / "index.html").read_text()
+
+
+def test_an_edit_behind_a_symlinked_papers_folder_is_in_the_next_cached_build(tmp_path):
+    real = write_content(tmp_path / "real", {"p1": paper_source(title="Before")}) / "papers"
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "site.yaml").write_text((real.parent / "site.yaml").read_text())
+    (content / "papers").symlink_to(real, target_is_directory=True)
+    options = BuildOptions(content=content, out=tmp_path / "site", project=REPO,
+                           cache=tmp_path / "cache")
+    build(options)
+    (real / "p1.md").write_text(paper_source(title="After"))
+    build(options)
+    assert "After" in (tmp_path / "site/papers/p1/index.html").read_text()
+
+
+def test_a_paper_file_whose_name_is_not_utf8_is_an_error_with_the_cache_too(tmp_path):
+    content = write_content(tmp_path, {"good": paper_source()})
+    name = os.fsencode(str(content / "papers")) + b"/caf\xe9.md"
+    with open(name, "wb") as file:
+        file.write(paper_source().encode())
+    options = BuildOptions(content=content, out=tmp_path / "site", project=REPO,
+                           cache=tmp_path / "cache")
+    for _ in range(2):
+        with pytest.raises(BuildFailed, match="must be lowercase letters"):
+            build(options)

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .documents import read_content_file
 from .fields import FieldReader
 from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.records import SiteConfig
@@ -23,7 +24,7 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
     path = content_dir / "site.yaml"
     shown = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_content_file(path).decode("utf-8")
     except FileNotFoundError:
         raise BuildFailed([ContentError(shown, 1, "site config not found; create it with at "
                                                   "least 'title:' and 'base_url:'")]) from None

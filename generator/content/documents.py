@@ -45,7 +45,7 @@ def load_documents(content_dir: Path) -> list[SourceFile]:
     sources, errors = [], []
     for name in paper_names(folder):
         try:
-            sources.append(SourceFile(folder / name, _read_file(folder / name)))
+            sources.append(SourceFile(folder / name, read_content_file(folder / name)))
         except OSError as error:
             errors.append(ContentError(display_path(folder / name), 1, f"{error.strerror}; a "
                                        "paper must be a Markdown file that can be read"))
@@ -54,11 +54,19 @@ def load_documents(content_dir: Path) -> list[SourceFile]:
     return sources
 
 
-def _read_file(path: Path) -> bytes:
-    """The bytes of a regular file (a link to one is followed); an OSError for anything else,
-    before it is opened: a FIFO would wait for a writer for ever."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
+MAX_FILE_BYTES = 1 << 20
+"""The largest content file read: a paper's abstract and notes are a few KB."""
+
+
+def read_content_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES (a link to one is followed); an
+    OSError for anything else, before it is opened: a FIFO would wait for a writer for ever."""
+    found = os.stat(path)
+    if not stat.S_ISREG(found.st_mode):
         raise OSError(errno.EINVAL, "not a regular file (a folder, a FIFO or a device)")
+    if found.st_size > MAX_FILE_BYTES:
+        raise OSError(errno.EFBIG, f"{found.st_size:,} bytes, over the {MAX_FILE_BYTES:,} a "
+                                   "content file may have")
     return path.read_bytes()
 
 
