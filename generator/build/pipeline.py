@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import os
 import time
@@ -45,6 +47,21 @@ class BuildOptions:
     """Processes for independent work; output never depends on it."""
 
 
+@contextlib.contextmanager
+def _collections_paused():
+    """Python's cycle collector off for the build: it would walk the build's millions of
+    objects again and again for the few cycles a build makes (a 10,000-paper one-edit rebuild
+    spends ~0.7 s in it); what those hold is freed at the next collection after the build."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+@_collections_paused()
 def build(options: BuildOptions, timer: StageTimer | None = None,
           cache: Cache | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written.
