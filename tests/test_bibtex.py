@@ -86,8 +86,7 @@ def test_colliding_keys_get_letters_and_the_first_paper_added_keeps_the_plain_ke
 def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
     site = make_site([make_paper("b", title="Zebra", tags=["llm"]),
                       make_paper("a", title="Apple", tags=["llm", "rag"])])
-    entries = [bibtex_entry(*inputs) for inputs in entry_inputs(site)]
-    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site, entries))}
+    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site))}
     assert sorted(files) == ["all.bib", "tags/llm.bib", "tags/rag.bib"]
     assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
     assert files["tags/llm.bib"] == files["all.bib"]

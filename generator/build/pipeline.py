@@ -18,7 +18,7 @@ from ..content.theme import load_theme
 from ..model import urls as paths
 from ..model.records import OutputFile, SiteConfig
 from ..model.site import build_site, updated_time
-from ..outputs.bibtex import bib_jobs, bibtex_entry, entry_inputs
+from ..outputs.bibtex import bib_jobs
 from ..outputs.feeds import feed_jobs
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
@@ -89,9 +89,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
-        entries = cache.map(bibtex_entry, entry_inputs(site), workers=workers)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
-        jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site, entries)
+        jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site)
                 + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)
