@@ -11,7 +11,7 @@ from typing import Sequence
 from ..model import urls as paths
 from ..model.records import FileJob, OutputFile, Paper, Site
 from .documents import document_jobs, facet_table, to_json
-from .lunrindex import BuiltIndex, TermIds, build_from_ids
+from .lunrindex import BuiltIndex, build_from_terms
 from .packed import packed_json
 from .terms import FIELDS, FieldTerms, paper_terms
 
@@ -23,9 +23,7 @@ def build_index(papers: tuple[Paper, ...]) -> BuiltIndex:
 
 def index_of_terms(terms: tuple[tuple[FieldTerms, ...], ...]) -> BuiltIndex:
     """build_index() of the papers' paper_terms(), in reading order."""
-    term_ids = TermIds()
-    return build_from_ids([term_ids.document(paper) for paper in terms], term_ids,
-                          [name for name, _ in FIELDS], [boost for _, boost in FIELDS])
+    return build_from_terms(terms, [name for name, _ in FIELDS], [boost for _, boost in FIELDS])
 
 
 def index_json(terms: tuple[tuple[FieldTerms, ...], ...]) -> bytes:

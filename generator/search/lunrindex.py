@@ -13,7 +13,6 @@ tests/test_lunrindex.py checks that, unpacked, it equals `lunr.lunr(...).seriali
 from __future__ import annotations
 
 import itertools
-from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -66,62 +65,22 @@ def build(documents: Iterable[list[str | None]], fields: list[str],
 
 def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[str],
                      boosts: list[float]) -> BuiltIndex:
-    """Index documents given as document_terms(); a document's ref is its position."""
-    term_ids = TermIds()
-    return build_from_ids([term_ids.document(terms) for terms in documents], term_ids,
-                          fields, boosts)
+    """Index documents given as document_terms(); a document's ref is its position.
 
-
-Document = tuple[bytes, bytes, bytes]
-"""A document's terms as TermIds names them, each part int32s: how many terms each field has,
-then the terms' ids, field after field, then their counts."""
-
-
-@dataclass
-class TermIds:
-    """Every term met, given an id in the order met: documents' terms as arrays of ids, so
-    that the index is laid out by a few array operations, not a loop over a million terms."""
-
-    terms: list[str] = field(default_factory=list)
-    in_use: int = 0
-    """How many of the terms the last index built holds."""
-    _ids: dict[str, int] = field(default_factory=dict)
-
-    def document(self, terms: tuple[FieldTerms, ...]) -> Document:
-        """A document's terms as ids."""
-        ids = self._ids
-        joined = " ".join([words for words, _ in terms if words])
-        words = joined.split(" ") if joined else []
-        for term in [t for t in dict.fromkeys(words) if t not in ids]:
-            ids[term] = len(self.terms)
-            self.terms.append(term)
-        return (array("i", [len(counts) for _, counts in terms]).tobytes(),
-                array("i", map(ids.__getitem__, words)).tobytes(),
-                array("i", itertools.chain.from_iterable(c for _, c in terms)).tobytes())
-
-
-def build_from_ids(documents: list[Document], term_ids: TermIds, fields: list[str],
-                   boosts: list[float]) -> BuiltIndex:
-    """Index documents given as TermIds.document(); a document's ref is its position."""
-    lengths = _int32s(document[0] for document in documents).astype(np.int64)
-    ids = _int32s(document[1] for document in documents)
-    counts = _int32s(document[2] for document in documents).astype(np.int64)
+    All the documents' terms are numbered in one pass, as one list of words, so that the index
+    is laid out by a few array operations, not a loop over a million terms."""
+    documents = list(documents)
+    vectors = [terms for document in documents for terms in document]
+    joined = " ".join([words for words, _ in vectors if words])
+    words = joined.split(" ") if joined else []
     # lunr numbers terms as it first meets them, by ref, field and place in the field
-    first = np.full(len(term_ids.terms), len(ids), np.int64)
-    np.minimum.at(first, ids, np.arange(len(ids)))  # why: each id's first place, without a sort
-    present = np.flatnonzero(first < len(ids))
-    met = present[np.argsort(first[present])]
-    term_ids.in_use = len(met)
-    numbering = np.zeros(len(term_ids.terms), np.int64)
-    numbering[met] = np.arange(len(met))
-    numbers = numbering[ids]
+    numbering = {term: number for number, term in enumerate(dict.fromkeys(words))}
+    lengths = np.array([len(counts) for _, counts in vectors], np.int64)
+    numbers = np.fromiter(map(numbering.__getitem__, words), np.int64, len(words))
+    counts = np.fromiter(itertools.chain.from_iterable(c for _, c in vectors), np.int64,
+                         len(words))
     # each vector's terms by number: one sort of (vector, number), unique within a vector
     vector = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    order = np.argsort(vector * max(len(met), 1) + numbers)
-    return BuiltIndex(list(fields), list(boosts), len(documents),
-                      [term_ids.terms[i] for i in met.tolist()], lengths, numbers[order],
-                      counts[order])
-
-
-def _int32s(parts: Iterable[bytes]) -> np.ndarray:
-    return np.frombuffer(b"".join(parts), np.int32)
+    order = np.argsort(vector * max(len(numbering), 1) + numbers)
+    return BuiltIndex(list(fields), list(boosts), len(documents), list(numbering), lengths,
+                      numbers[order], counts[order])
