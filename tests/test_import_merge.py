@@ -100,11 +100,19 @@ def test_two_incoming_papers_matching_one_file_by_different_ids_are_merged(tmp_p
     assert decisions[1].note == "same paper as refs.bib:1; merged into it"
 
 
+def test_a_twin_carrying_the_id_of_a_file_ties_its_whole_group_to_that_file(tmp_path):
+    files = {"mine": paper_source(title="Old Name", links={"arxiv": "2409.11130"})}
+    decisions = plan(tmp_path, [incoming(links={}), incoming(origin="b.bib:2")],
+                     files=files).decisions
+    assert [(d.action, d.path.name if d.path else None) for d in decisions] == [
+        ("skip", "mine.md"), ("skip", None)]
+
+
 def test_a_paper_without_authors_or_title_is_skipped_with_the_reason(tmp_path):
     decisions = plan(tmp_path, [incoming(authors=()), incoming(title=" ", links={})]).decisions
     assert [d.note for d in decisions] == [
-        "the source gives no authors, which a paper file needs",
-        "the source gives no title, which a paper file needs"]
+        "the source gives no authors, which a new paper file needs",
+        "the source gives no title, which a new paper file needs"]
 
 
 def test_a_paper_without_an_abstract_is_a_draft_that_builds(tmp_path):

@@ -138,17 +138,19 @@ def match(incoming: list[IncomingPaper], existing: list[ExistingPaper]) -> list[
     by_file: dict[Path, _Group] = {}
     for paper in incoming:
         names = identities(paper.links, paper.title)
-        group = next((by_name[n] for n in names if n in by_name), None)
         target = next((files[n] for n in names if n in files), None)
-        group = group or (by_file.get(target.path) if target else None)
+        group = next((by_name[n] for n in names if n in by_name), None) \
+            or (by_file.get(target.path) if target else None)
         if group is None:
             group = _Group(paper, target)
             groups.append(group)
-            if target:
-                by_file[target.path] = group
         else:
             group.merged = combine(group.merged, paper)
             group.twins.append(paper)
+            # why: a twin may carry the id that ties the group to a file the first did not match
+            group.target = group.target or target
+        if group.target:
+            by_file.setdefault(group.target.path, group)
         for name in identities(group.merged.links, group.merged.title):
             by_name.setdefault(name, group)
     return groups
@@ -169,9 +171,9 @@ def _decide(group: _Group, papers_dir: Path, options: ImportOptions, taken: set[
             known_tags: list[str], warnings: list[str]) -> Decision:
     paper, target = group.merged, group.target
     missing = "title" if not paper.title.strip() else "authors" if not paper.authors else ""
-    if missing:
+    if target is None and missing:
         return Decision("skip", paper.origin, note=f"the source gives no {missing}, which a "
-                                                   "paper file needs")
+                                                   "new paper file needs")
     if target is None:
         return _create(paper, papers_dir, options, taken, known_tags, warnings)
     if not options.update:
