@@ -192,6 +192,7 @@ def test_two_new_papers_with_one_slug_get_two_files(tmp_path):
 def test_a_tag_takes_the_digest_spelling_or_is_normalised_and_warned_when_near():
     known = ["Web Agents", "llm"]
     assert digest_spelling("web-agents", known) == ("Web Agents", "")
+    assert digest_spelling("Café", ["cafe"]) == ("cafe", ""), "one tag page, one spelling"
     assert digest_spelling("Large Language Models", known)[0] == "large-language-models"
     assert digest_spelling("LLMs", known) == ("llms", "new tag 'llms' is near the digest's "
                                               "'llm'; kept as it is: rename one if they are "

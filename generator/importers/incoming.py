@@ -30,10 +30,10 @@ class IncomingPaper:
     """When the paper appeared, if the source says (arXiv `published`, CSL `issued`)."""
     tags: tuple[str, ...] = ()
     """Keywords as the source spells them; normalised when merged."""
-    tldr: str = ""
-    """A one-line summary, when the source has one (an abstract list's metadata)."""
     links: dict[str, str] = field(default_factory=dict)
     """Link kind (arxiv, openreview, doi, pdf, code, project) to an id or http(s) URL,
     in the form a content file's `links:` takes."""
     key: str = ""
     """The source's own name for the entry (a BibTeX key, an OpenReview forum id)."""
+    tldr: str = ""
+    """A one-line summary, when the source has one (an abstract list's metadata)."""

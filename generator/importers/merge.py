@@ -260,7 +260,8 @@ def digest_spelling(name: str, known: list[str]) -> tuple[str, str]:
     tag = normalise_tag(name)
     if not tag:
         return "", f"tag '{name}' has no letters or digits; left out"
-    same = next((other for other in known if normalise_tag(other) == tag), None)
+    same = next((other for other in known if normalise_tag(other) == tag
+                 or _tag_page(other) == _tag_page(tag)), None)
     if same:
         return same, ""
     near = near_tags(tag, known)
@@ -269,6 +270,11 @@ def digest_spelling(name: str, known: list[str]) -> tuple[str, str]:
         return tag, f"new tag '{tag}' is near the digest's {names}; kept as it is: rename one " \
                     "if they are the same topic"
     return tag, ""
+
+
+def _tag_page(name: str) -> str:
+    # why: as papers.py names a tag's page; two spellings with one page fail the build
+    return slugify(name, max_length=80, ascii_only=False)
 
 
 def apply_plan(plan: ImportPlan) -> None:
