@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -48,13 +50,25 @@ def _parser() -> argparse.ArgumentParser:
                            help="serve the built files as they are: no watching, rebuilding "
                                 "or reloading")
     serve_cmd.set_defaults(run=run_serve)
-    import_cmd = commands.add_parser("import", help="make paper files from a list of abstracts")
-    import_cmd.add_argument("abstracts", type=Path, help="plain text: abstracts separated by blank lines")
-    import_cmd.add_argument("--metadata", type=Path, help="YAML list of titles, authors, ids, tags")
-    import_cmd.add_argument("--content", type=Path, default=Path("content"))
-    import_cmd.add_argument("--date", help="the day the papers join the digest, YYYY-MM-DD (default today)")
-    import_cmd.add_argument("--venue", help="venue for every paper, e.g. 'ICLR 2025'")
-    import_cmd.add_argument("--force", action="store_true", help="overwrite papers that exist")
+    import_cmd = commands.add_parser(
+        "import", help="add papers from BibTeX, arXiv, OpenReview, CSL-JSON or an abstract list")
+    import_cmd.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                            help="a BibTeX, arXiv Atom, OpenReview JSON or CSL-JSON file; with "
+                                 "--metadata, one plain-text list of abstracts")
+    import_cmd.add_argument("--metadata", type=Path,
+                            help="YAML list of titles, authors, ids and tags for an abstract list")
+    import_cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    import_cmd.add_argument("--date", type=_day, default=dt.date.today(),
+                            help="the day new papers join the digest, YYYY-MM-DD (default today)")
+    import_cmd.add_argument("--venue", default="",
+                            help="venue for every paper, over the source's, e.g. 'ICLR 2025'")
+    import_cmd.add_argument("--tag", dest="tags", action="append", default=[],
+                            help="a tag for every new paper (repeat for more)")
+    import_cmd.add_argument("--update", action="store_true",
+                            help="refresh title, authors, abstract, venue and links of papers "
+                                 "the digest has; the curator's fields are kept")
+    import_cmd.add_argument("--dry-run", action="store_true",
+                            help="print what would be done and write nothing")
     import_cmd.set_defaults(run=run_import)
     return parser
 
@@ -104,19 +118,37 @@ def _port(text: str) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """`import`: abstracts (and metadata) to one Markdown file per paper."""
-    from .importers.abstracts import import_papers
-    written = import_papers(args.abstracts, args.metadata, args.content / "papers",
-                            date=args.date, venue=args.venue, force=args.force)
-    for path in written:
-        print(f"wrote {path}")
-    print(f"Imported {len(written)} papers into {args.content / 'papers'}")
+    """`import`: new papers become files, known ones are matched (and refreshed with
+    --update), then a report; nothing is written if any file cannot be read."""
+    from .importers.merge import ImportOptions, import_files
+    from .importers.report import report_lines
+    if args.metadata and len(args.files) > 1:
+        print("error: with --metadata give one FILE, the list of abstracts", file=sys.stderr)
+        return 2
+    options = ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
+                            update=args.update)
+    try:
+        plan = import_files(args.files, args.metadata, args.content, options, args.dry_run)
+    except BuildFailed as failed:
+        _print_errors(failed, "Import failed", "nothing was written")
+        return 1
+    for line in report_lines(plan, dry_run=args.dry_run):
+        print(line)
     return 0
 
 
-def _print_errors(failed: BuildFailed) -> None:
+def _day(text: str) -> dt.date:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date as YYYY-MM-DD")
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a real day ({err})") from None
+
+
+def _print_errors(failed: BuildFailed, what: str = "Build failed",
+                  outcome: str = "the site was not changed") -> None:
     for error in failed.errors:
         print(error, file=sys.stderr)
     count = len(failed.errors)
-    print(f"Build failed: {count} error{'s' if count != 1 else ''}; the site was not changed.",
-          file=sys.stderr)
+    print(f"{what}: {count} error{'s' if count != 1 else ''}; {outcome}.", file=sys.stderr)

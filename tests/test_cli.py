@@ -72,14 +72,84 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
     assert "0 written" in run("--no-cache", cwd=tmp_path).stdout
 
 
-def test_import_command_writes_papers(tmp_path):
+def test_import_command_writes_papers_and_reports_them(tmp_path):
     (tmp_path / "a.txt").write_text("An abstract.\n")
     meta = tmp_path / "m.yaml"
     meta.write_text("- title: 'X: Y'\n  authors: [A]\n  arxiv: '2406.16257'\n")
     result = run("import", "a.txt", "--metadata", "m.yaml", "--date", "2025-01-01", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Imported 1 papers" in result.stdout
+    assert result.stdout == ("created (1):\n  content/papers/x.md  <- a.txt:1\nImport: 1 created, "
+                             "0 updated, 0 unchanged, 0 skipped, 0 drafts, 0 tag warnings.\n")
     assert (tmp_path / "content/papers/x.md").is_file()
+
+
+ICLR = ("import", str(REPO.parent / "shared/data/iclr2025-abstracts.txt"), "--metadata",
+        str(REPO.parent / "shared/data/iclr2025-metadata.yaml"), "--venue", "ICLR 2025")
+
+
+def content_bytes(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_import_into_an_empty_digest_builds_and_a_second_import_changes_no_byte(tmp_path):
+    write_content(tmp_path, {})
+    assert run(*ICLR, "--date", "2026-11-29", cwd=tmp_path).returncode == 0
+    assert run(cwd=tmp_path).returncode == 0
+    assert len(list((tmp_path / "_site/papers").iterdir())) == 19
+    before = content_bytes(tmp_path / "content")
+    again = run(*ICLR, "--date", "2027-01-01", cwd=tmp_path)
+    assert again.returncode == 0 and "0 created, 0 updated, 0 unchanged, 19 skipped" in again.stdout
+    assert "(use --update to refresh it)" in again.stdout
+    refreshed = run(*ICLR, "--update", "--tag", "new", cwd=tmp_path)
+    assert refreshed.returncode == 0 and "19 unchanged" in refreshed.stdout
+    assert content_bytes(tmp_path / "content") == before
+
+
+def test_import_update_refreshes_owned_fields_and_dry_run_writes_nothing(tmp_path):
+    write_content(tmp_path, {"x": paper_source(title="Old", links={"arxiv": "2406.16257"},
+                                               body="Notes.\n")})
+    (tmp_path / "a.txt").write_text("New abstract.\n")
+    (tmp_path / "m.yaml").write_text("- title: New\n  authors: [B]\n  arxiv: '2406.16257'\n")
+    before = content_bytes(tmp_path / "content")
+    dry = run("import", "a.txt", "--metadata", "m.yaml", "--update", "--dry-run", cwd=tmp_path)
+    assert "updated (1):\n  content/papers/x.md (title, authors, abstract)  <- a.txt:1" in dry.stdout
+    assert dry.stdout.endswith("; dry run, nothing was written.\n")
+    assert content_bytes(tmp_path / "content") == before
+    assert run("import", "a.txt", "--metadata", "m.yaml", "--update", cwd=tmp_path).returncode == 0
+    text = (tmp_path / "content/papers/x.md").read_text()
+    assert "title: New\n" in text and text.endswith("---\nNotes.\n")
+
+
+def test_import_usage_errors_exit_2_and_content_errors_exit_1_writing_nothing(tmp_path):
+    write_content(tmp_path, {})
+    (tmp_path / "a.txt").write_text("An abstract.\n")
+    (tmp_path / "m.yaml").write_text("- title: T\n  authors: A\n")
+    bad_date = run("import", "a.txt", "--metadata", "m.yaml", "--date", "2025-13-01", cwd=tmp_path)
+    assert bad_date.returncode == 2 and "is not a real day" in bad_date.stderr
+    two = run("import", "a.txt", "a.txt", "--metadata", "m.yaml", cwd=tmp_path)
+    assert two.returncode == 2 and "with --metadata give one FILE" in two.stderr
+    bad = run("import", "a.txt", "--metadata", "m.yaml", cwd=tmp_path)
+    assert bad.returncode == 1
+    assert bad.stderr == ("m.yaml:1: 'authors' must be a list of text; quote values YAML would "
+                          "read as numbers, dates or booleans\n"
+                          "Import failed: 1 error; nothing was written.\n")
+    assert list((tmp_path / "content/papers").iterdir()) == []
+
+
+def test_import_without_metadata_uses_the_format_readers_and_a_draft_previews(
+        tmp_path, monkeypatch, capsys):
+    import types
+    from generator.cli import main
+    from generator.importers.incoming import IncomingPaper
+    readers = types.ModuleType("generator.importers.formats")
+    readers.read_papers = lambda path: [IncomingPaper(f"{path.name}:3", "From DBLP", ("A B",))]
+    monkeypatch.setitem(sys.modules, "generator.importers.formats", readers)
+    write_content(tmp_path, {})
+    monkeypatch.chdir(tmp_path)
+    assert main(["import", "dblp.bib", "--date", "2025-01-01"]) == 0
+    assert "drafts for want of an abstract (1):\n  content/papers/from-dblp.md" in capsys.readouterr().out
+    assert run("--drafts", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "_site/papers/from-dblp/index.html").is_file()
 
 
 def test_build_prints_the_index_size_and_warns_over_the_budget(tmp_path):

@@ -3,74 +3,72 @@ import datetime as dt
 import pytest
 import yaml
 
-from factories import REPO
+from factories import REPO, write_content
 from generator.content.documents import read_document
+from generator.importers.abstracts import read_abstract_list, read_abstracts
+from generator.importers.merge import ImportOptions, import_files
 from generator.model.errors import BuildFailed
-from generator.importers.abstracts import import_papers, read_abstracts, slug_for_title
 
 DATA = REPO.parent / "shared" / "data"
 ABSTRACTS = DATA / "iclr2025-abstracts.txt"
 METADATA = DATA / "iclr2025-metadata.yaml"
+SHIPPED = ImportOptions(date=dt.date(2026, 11, 29), venue="ICLR 2025")
 
 
-def run_import(tmp_path, **options):
-    return import_papers(ABSTRACTS, METADATA, tmp_path / "papers", date="2026-11-29",
-                         venue="ICLR 2025", **options)
-
-
-def test_import_writes_one_file_per_abstract_with_merged_metadata(tmp_path):
-    written = run_import(tmp_path)
+def test_read_abstract_list_merges_metadata_by_position():
+    papers = read_abstract_list(ABSTRACTS, METADATA)
     metadata = yaml.safe_load(METADATA.read_text())
-    blocks = [text for _, text in read_abstracts(ABSTRACTS)][1:]
-    assert len(written) == 19
-    for path, meta, abstract in zip(written, metadata, blocks):
-        front = read_document(path).front.values
-        assert front["title"] == meta["title"]
-        assert front["authors"] == meta["authors"]
-        assert front["tags"] == meta["tags"]
-        assert front["abstract"] == abstract, "abstracts are kept verbatim"
-        assert front["date"] == "2026-11-29" and front["venue"] == "ICLR 2025"
-        if "arxiv" in meta:
-            assert front["links"]["arxiv"] == meta["arxiv"]
-        if "project_page" in meta:
-            assert front["links"]["project"] == meta["project_page"]
+    blocks = read_abstracts(ABSTRACTS)[1:]
+    assert len(papers) == 19
+    for paper, meta, (line, abstract) in zip(papers, metadata, blocks):
+        assert paper.title == meta["title"]
+        assert list(paper.authors) == meta["authors"]
+        assert list(paper.tags) == meta["tags"]
+        assert paper.abstract == abstract, "abstracts are kept verbatim"
+        assert paper.origin.endswith(f"iclr2025-abstracts.txt:{line}")
+        assert paper.links.get("arxiv") == meta.get("arxiv")
+        assert paper.links.get("project") == meta.get("project_page")
 
 
-def test_import_refuses_to_overwrite_without_force(tmp_path):
-    written = run_import(tmp_path)
-    written[0].write_text("curator's edits")
-    with pytest.raises(BuildFailed) as raised:
-        run_import(tmp_path)
-    assert len(raised.value.errors) == 19
-    assert "pass --force" in raised.value.errors[0].message
-    assert written[0].read_text() == "curator's edits"
-    run_import(tmp_path, force=True)
-    assert written[0].read_text() != "curator's edits"
+def test_import_writes_one_file_per_abstract(tmp_path):
+    content = write_content(tmp_path, {})
+    plan = import_files([ABSTRACTS], METADATA, content, SHIPPED)
+    assert [d.action for d in plan.decisions] == ["create"] * 19
+    front = read_document(plan.decisions[0].path).front.values
+    assert front["date"] == "2026-11-29" and front["venue"] == "ICLR 2025"
 
 
 def test_import_errors_when_abstracts_and_metadata_counts_differ(tmp_path):
     short = tmp_path / "meta.yaml"
     short.write_text(yaml.safe_dump(yaml.safe_load(METADATA.read_text())[:3]))
     with pytest.raises(BuildFailed, match="19 abstracts but 3 metadata entries"):
-        import_papers(ABSTRACTS, short, tmp_path / "papers", date="2025-01-01")
+        read_abstract_list(ABSTRACTS, short)
 
 
-def test_import_without_metadata_writes_drafts(tmp_path):
+def test_metadata_without_a_title_or_with_an_unquoted_id_is_an_error_at_its_line(tmp_path):
     text = tmp_path / "a.txt"
-    text.write_text("My List\n\nFirst abstract, with $x$.\n\nSecond abstract.\n")
-    written = import_papers(text, None, tmp_path / "papers", date="2025-01-01")
-    fronts = [read_document(p).front.values for p in written]
-    assert [f["title"] for f in fronts] == ["Paper 1", "Paper 2"]
-    assert all(f["draft"] is True for f in fronts)
-    assert fronts[0]["abstract"] == "First abstract, with $x$."
+    text.write_text("First abstract.\n\nSecond abstract.\n")
+    meta = tmp_path / "m.yaml"
+    meta.write_text("- authors: [A]\n- title: T\n  authors: [B]\n  arxiv: 2410.12730\n")
+    with pytest.raises(BuildFailed) as raised:
+        read_abstract_list(text, meta)
+    assert [(e.line, e.message) for e in raised.value.errors] == [
+        (1, "entry has no 'title'; a paper file needs its title and authors"),
+        (2, "'arxiv' must be text; quote values YAML would read as numbers, dates or booleans")]
 
 
 def test_shipped_content_is_the_importer_output(tmp_path):
-    fresh = {p.name: read_document(p).front.values for p in run_import(tmp_path)}
+    content = write_content(tmp_path, {})
+    plan = import_files([ABSTRACTS], METADATA, content, SHIPPED)
+    fresh = {d.path.name: read_document(d.path).front.values for d in plan.decisions}
     shipped = {p.name: read_document(p).front.values for p in (REPO / "content/papers").glob("*.md")}
     assert shipped == fresh
 
 
-def test_slug_for_title_prefers_a_short_name_before_a_colon():
-    assert slug_for_title("AgentOccam: A Simple Yet Strong Baseline") == "agentoccam"
-    assert slug_for_title("Learning Graph Quantized Tokenizers") == "learning-graph-quantized-tokenizers"
+def test_importing_the_shipped_list_into_the_shipped_digest_changes_nothing(tmp_path):
+    content = write_content(tmp_path, {})
+    for paper in (REPO / "content/papers").glob("*.md"):
+        (content / "papers" / paper.name).write_bytes(paper.read_bytes())
+    plan = import_files([ABSTRACTS], METADATA, content,
+                        ImportOptions(date=dt.date(2030, 1, 1), venue="ICLR 2025", update=True))
+    assert {d.action for d in plan.decisions} == {"unchanged"}

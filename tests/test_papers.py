@@ -102,6 +102,20 @@ def test_validate_keeps_drafts_marked(tmp_path):
     assert paper.draft is True
 
 
+def test_validate_lets_a_draft_wait_for_its_abstract(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(draft=True, abstract=None))
+    assert paper.abstract == "" and paper.abstract_html == ""
+    assert errors_from(tmp_path, x=paper_source(abstract=None)) == [
+        (1, "missing required 'abstract'; add a line 'abstract: ...'")]
+
+
+def test_validate_reads_the_presentation_and_rejects_other_values(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(presentation="oral"))
+    assert paper.presentation == "oral"
+    assert errors_from(tmp_path, x=paper_source(presentation="keynote")) == [
+        (7, "'presentation' must be one of oral, spotlight, poster, got 'keynote'")]
+
+
 def test_validate_strips_script_from_notes(tmp_path):
     [paper] = papers_from(tmp_path, x=paper_source(
         body="<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>\n"))

@@ -67,3 +67,11 @@ def test_values_nested_too_deep_are_refused_without_recursing():
     with pytest.raises(YamlProblem, match="nested more than 32 levels"):
         read_mapping("extra: " + "[" * 400 + "]" * 400 + "\n")
     assert read_mapping("extra: " + "[" * 30 + "]" * 30 + "\n").values["extra"]
+
+
+def test_read_mapping_gives_the_last_line_of_each_value_without_the_comments_after_it():
+    text = ("title: T\nauthors:\n- A\n- B\n# about the tags\ntags: [x,\n  y]\n"
+            "links:\n  code: u\n  pdf: v\n\nabstract: |-\n  one\n\n  two\n# end\ndraft: true")
+    mapping = read_mapping(text, first_line=2)
+    assert mapping.last_lines == {"title": 2, "authors": 5, "tags": 8, "links": 11,
+                                  "abstract": 16, "draft": 18}

@@ -15,8 +15,9 @@ from ..model.citation import arxiv_base
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
 
-PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "tags", "links", "tldr",
-              "draft", "extra"}
+PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "presentation", "tags", "links",
+              "tldr", "draft", "extra"}
+PRESENTATIONS = ("oral", "spotlight", "poster")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -70,7 +71,9 @@ def combine(checked: list[Checked]) -> list[Paper]:
 
 def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
     fields.reject_unknown(PAPER_KEYS)
-    abstract = fields.text("abstract", required=True)
+    draft = fields.boolean("draft")
+    # why: an importer writes a paper whose source has no abstract (DBLP) as a draft to finish
+    abstract = fields.text("abstract", required=not draft)
     urls, ids = _links(fields)
     notes_html = notes_to_html(doc.body)
     abstract_html, abstract_text = render_abstract(abstract)
@@ -82,11 +85,12 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
         abstract=abstract,
         abstract_html=abstract_html, abstract_text=abstract_text,
         venue=fields.text("venue"),
+        presentation=_presentation(fields),
         tags=tuple(Tag(name, slugify(name, max_length=80, ascii_only=False)) for name in _tags(fields)),
         links=build_links(urls), ids=ids,
         tldr=fields.text("tldr"),
         notes_html=notes_html, notes_text=html_to_text(notes_html),
-        draft=fields.boolean("draft"),
+        draft=draft,
         extra=fields.mapping_of("extra"),
     )
     return None if fields.errors else paper
@@ -106,6 +110,14 @@ def _date(fields: FieldReader) -> dt.date:
         except ValueError as err:
             fields.error("date", f"'date' must be a real day as YYYY-MM-DD, got '{raw}' ({err})")
     return dt.date(1970, 1, 1)
+
+
+def _presentation(fields: FieldReader) -> str:
+    given = fields.text("presentation")
+    if given and given not in PRESENTATIONS:
+        fields.error("presentation", f"'presentation' must be one of {', '.join(PRESENTATIONS)}, "
+                                     f"got '{given}'")
+    return given
 
 
 def _tags(fields: FieldReader) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -39,6 +39,9 @@ class YamlMapping:
     """List-valued key -> line of each item."""
     child_lines: dict[str, dict[str, int]]
     """Mapping-valued key -> line of each of its keys."""
+    last_lines: dict[str, int] = field(default_factory=dict)
+    """Key -> the last line its value takes (comments after it not included), so a tool can
+    replace one field's lines and keep the others byte for byte."""
 
 
 def read_mapping(text: str, first_line: int = 1) -> YamlMapping:
@@ -75,6 +78,7 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
     lines: dict[str, int] = {}
     item_lines: dict[str, list[int]] = {}
     child_lines: dict[str, dict[str, int]] = {}
+    last_lines: dict[str, int] = {}
     loader = _Loader("")
     for key_node, value_node in node.value:
         line = key_node.start_mark.line + 1 + offset
@@ -84,6 +88,7 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
         if key in lines:
             raise YamlProblem(line, f"duplicate key '{key}' (first on line {lines[key]}); keep one")
         lines[key] = line
+        last_lines[key] = _last_line(value_node) + offset
         _check_shape(value_node, offset)  # why: before constructing, which recurses and expands
         values[key] = _construct(loader, value_node, line)
         if isinstance(value_node, yaml.ScalarNode):
@@ -94,7 +99,19 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
             child_lines[key] = {str(getattr(k, "value", "")): k.start_mark.line + 1 + offset
                                 for k, _ in value_node.value}
     loader.dispose()
-    return YamlMapping(values, raw, lines, item_lines, child_lines)
+    return YamlMapping(values, raw, lines, item_lines, child_lines, last_lines)
+
+
+def _last_line(node: yaml.Node) -> int:
+    """The 1-based line where a value's text ends: its last item's, for a block collection,
+    whose own end mark lies past any comment that follows it."""
+    while isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and node.value \
+            and node.flow_style is not True:
+        last = node.value[-1]
+        node = last[1] if isinstance(last, tuple) else last
+    end = node.end_mark
+    # why: a block scalar ends at the start of the line after it
+    return end.line + 1 if end.column else end.line
 
 
 def _construct(loader: Any, node: yaml.Node, line: int) -> Any:

@@ -1,33 +1,20 @@
-"""`build.py import`: a plain-text list of abstracts (plus metadata) to one paper file each."""
+"""A plain-text list of abstracts and a YAML list of their metadata, merged by position into
+the papers `build.py import --metadata` hands to merging."""
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..content.documents import slugify
 from ..model.errors import BuildFailed, ContentError, display_path
+from .incoming import IncomingPaper
 
 # Metadata keys that become `links:` entries, with the name they take there.
 LINK_KEYS = {"arxiv": "arxiv", "openreview": "openreview", "pdf": "pdf", "code": "code",
              "project": "project", "project_page": "project", "doi": "doi"}
 META_KEYS = {"n", "title", "authors", "tags", "venue", "tldr", *LINK_KEYS}
-
-
-class _Literal(str):
-    """A string written as a YAML literal block, so LaTeX and backslashes stay verbatim."""
-
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-_Dumper.add_representer(_Literal, lambda d, s: d.represent_scalar(
-    "tag:yaml.org,2002:str", str(s), style="|"))
 
 
 def read_abstracts(path: Path) -> list[tuple[int, str]]:
@@ -66,93 +53,51 @@ def read_metadata(path: Path) -> list[tuple[int, dict[str, Any]]]:
     entries = [(node.start_mark.line + 1, loader.construct_object(node, deep=True)) for node in root.value]
     errors = [ContentError(shown, line, "entry must be a mapping with title, authors, ...")
               for line, entry in entries if not isinstance(entry, dict)]
-    errors += [ContentError(shown, line, f"unknown metadata key '{key}'; known: {', '.join(sorted(META_KEYS))}")
-               for line, entry in entries if isinstance(entry, dict) for key in entry if key not in META_KEYS]
+    errors += [ContentError(shown, line, message) for line, entry in entries
+               if isinstance(entry, dict) for message in _entry_problems(entry)]
     if errors:
         raise BuildFailed(errors)
     return entries
 
 
-def front_matter(abstract: str, meta: dict[str, Any], date: dt.date, venue: str | None,
-                 number: int) -> dict[str, Any]:
-    """The paper's fields in the order a curator reads them."""
-    fields: dict[str, Any] = {"title": str(meta.get("title") or f"Paper {number}"),
-                              "authors": [str(a) for a in meta.get("authors", [])] or ["Unknown"]}
-    if venue or meta.get("venue"):
-        fields["venue"] = str(meta.get("venue") or venue)
-    fields["date"] = date
-    if meta.get("tags"):
-        fields["tags"] = [str(t) for t in meta["tags"]]
-    links = {LINK_KEYS[k]: str(v) for k, v in meta.items() if k in LINK_KEYS and v}
-    if links:
-        fields["links"] = links
-    if meta.get("tldr"):
-        fields["tldr"] = str(meta["tldr"])
-    if not meta.get("title"):
-        fields["draft"] = True  # why: no real title yet; keep it off the site until there is one
-    fields["abstract"] = _Literal(abstract)
-    return fields
+def _entry_problems(entry: dict[str, Any]) -> list[str]:
+    """What is wrong with one metadata entry: unknown keys, and values that are not text
+    (an unquoted id such as 2410.12730 is a number that has lost its last zero)."""
+    problems = [f"unknown metadata key '{key}'; known: {', '.join(sorted(META_KEYS))}"
+                for key in entry if key not in META_KEYS]
+    for key in ("title", "authors"):
+        if not entry.get(key):
+            problems.append(f"entry has no '{key}'; a paper file needs its title and authors")
+    for key, value in entry.items():
+        if key in ("authors", "tags"):
+            fine = isinstance(value, list) and all(isinstance(item, str) for item in value)
+        else:
+            fine = key == "n" or key not in META_KEYS or isinstance(value, (str, type(None)))
+        if not fine:
+            kind = "a list of text" if key in ("authors", "tags") else "text"
+            problems.append(f"'{key}' must be {kind}; quote values YAML would read as numbers, "
+                            "dates or booleans")
+    return problems
 
 
-def paper_text(fields: dict[str, Any]) -> str:
-    """A paper file: YAML front matter and an empty body for the curator's notes."""
-    dumped = yaml.dump(fields, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-    return f"---\n{dumped}---\n"
-
-
-def import_papers(abstracts: Path, metadata: Path | None, papers_dir: Path, *,
-                  date: str | None = None, venue: str | None = None,
-                  force: bool = False) -> list[Path]:
-    """Write one file per abstract; nothing is written if any file exists and not `force`."""
+def read_abstract_list(abstracts: Path, metadata: Path) -> list[IncomingPaper]:
+    """The papers of an abstract list, each merged by position with its metadata entry."""
     blocks = read_abstracts(abstracts)
-    entries = read_metadata(metadata) if metadata else []
-    if blocks and (_is_header(blocks[0][1]) or (entries and len(blocks) == len(entries) + 1)):
+    entries = read_metadata(metadata)
+    if blocks and (_is_header(blocks[0][1]) or len(blocks) == len(entries) + 1):
         blocks = blocks[1:]
     shown = display_path(abstracts)
-    if entries and len(entries) != len(blocks):
+    if len(entries) != len(blocks):
         raise BuildFailed([ContentError(shown, 1, f"{len(blocks)} abstracts but {len(entries)} "
                                                   "metadata entries; they are merged by position")])
-    day = _parse_date(date)
-    planned = _plan(blocks, entries, papers_dir, day, venue)
-    existing = [path for path, _ in planned if path.exists()]
-    if existing and not force:
-        raise BuildFailed([ContentError(display_path(p), 1, "exists already; not overwritten "
-                                        "(pass --force to replace it)") for p in existing])
-    papers_dir.mkdir(parents=True, exist_ok=True)
-    for path, text in planned:
-        path.write_text(text, encoding="utf-8")
-    return [path for path, _ in planned]
+    return [incoming_paper(f"{shown}:{line}", abstract, meta)
+            for (line, abstract), (_, meta) in zip(blocks, entries)]
 
 
-def _plan(blocks: list[tuple[int, str]], entries: list[tuple[int, dict[str, Any]]],
-          papers_dir: Path, day: dt.date, venue: str | None) -> list[tuple[Path, str]]:
-    planned: list[tuple[Path, str]] = []
-    used: set[str] = set()
-    for number, (_, abstract) in enumerate(blocks, start=1):
-        meta = entries[number - 1][1] if entries else {}
-        fields = front_matter(abstract, meta, day, venue, number)
-        slug = _unique(slug_for_title(fields["title"]) or f"paper-{number}", used)
-        planned.append((papers_dir / f"{slug}.md", paper_text(fields)))
-    return planned
-
-
-def slug_for_title(title: str) -> str:
-    """'AgentOccam: A Simple ...' -> 'agentoccam'; otherwise the title's first words."""
-    name, colon, _ = title.partition(":")
-    return slugify(name if colon and slugify(name) else title)
-
-
-def _unique(slug: str, used: set[str]) -> str:
-    candidate, n = slug, 2
-    while candidate in used:
-        candidate, n = f"{slug}-{n}", n + 1
-    used.add(candidate)
-    return candidate
-
-
-def _parse_date(value: str | None) -> dt.date:
-    if value is None:
-        return dt.date.today()
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise SystemExit(f"error: --date must be YYYY-MM-DD, got '{value}'")
-    return dt.date.fromisoformat(value)
+def incoming_paper(origin: str, abstract: str, meta: dict[str, Any]) -> IncomingPaper:
+    """One abstract and its (checked) metadata entry as the record every importer hands on."""
+    meta = {key: value for key, value in meta.items() if value is not None}
+    return IncomingPaper(
+        origin=origin, title=meta["title"], authors=tuple(meta["authors"]), abstract=abstract,
+        venue=meta.get("venue", ""), tags=tuple(meta.get("tags", ())), tldr=meta.get("tldr", ""),
+        links={LINK_KEYS[key]: value for key, value in meta.items() if key in LINK_KEYS and value})

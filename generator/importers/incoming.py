@@ -35,3 +35,5 @@ class IncomingPaper:
     in the form a content file's `links:` takes."""
     key: str = ""
     """The source's own name for the entry (a BibTeX key, an OpenReview forum id)."""
+    tldr: str = ""
+    """A one-line summary, when the source has one (an abstract list's metadata)."""

@@ -100,6 +100,8 @@ class Paper:
     abstract_text: str
     """Plain Unicode text for search, feeds and excerpts."""
     venue: str = ""
+    presentation: str = ""
+    """'oral', 'spotlight' or 'poster', when the venue says."""
     tags: tuple[Tag, ...] = ()
     links: tuple[Link, ...] = ()
     ids: dict[str, str] = field(default_factory=dict)
