@@ -17,6 +17,7 @@ from ..model import urls as paths
 from ..model.records import OutputFile, SiteConfig
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs, bibtex_entry, entry_inputs
+from ..outputs.csljson import csl_item, csl_jobs
 from ..outputs.feeds import feed_jobs
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
@@ -72,10 +73,12 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
-        entries = cache.map(bibtex_entry, entry_inputs(site), workers=workers)
+        cited = entry_inputs(site)
+        entries = cache.map(bibtex_entry, cited, workers=workers)
+        items = cache.map(csl_item, cited, workers=workers)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
         jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site, entries)
-                + crawler_jobs(site) + search_jobs(site, terms))
+                + csl_jobs(items) + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)
         report = write_site(itertools.chain(theme.assets, files), options.out)
