@@ -1,4 +1,4 @@
-"""Command line: `build` (the default), `import` and `serve`."""
+"""Command line: `build` (the default), `check`, `import` and `serve`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .model.errors import BuildFailed
 from .build.writer import OutputRefused
-from .build.pipeline import BuildOptions, StageTimer, build
+from .build.pipeline import BuildOptions, Checkup, StageTimer, build, check_content
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,13 +27,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _default_to_build(argv: list[str]) -> list[str]:
-    commands = {"build", "import", "serve", "-h", "--help"}
+    commands = {"build", "check", "import", "serve", "-h", "--help"}
     return argv if argv and argv[0] in commands else ["build", *argv]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
-    commands = parser.add_subparsers(required=True, metavar="{build,import,serve}")
+    commands = parser.add_subparsers(required=True, metavar="{build,check,import,serve}")
     build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
     _site_options(build_cmd)
     build_cmd.set_defaults(run=run_build)
@@ -48,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
                            help="serve the built files as they are: no watching, rebuilding "
                                 "or reloading")
     serve_cmd.set_defaults(run=run_serve)
+    _check_command(commands)
     import_cmd = commands.add_parser("import", help="make paper files from a list of abstracts")
     import_cmd.add_argument("abstracts", type=Path, help="plain text: abstracts separated by blank lines")
     import_cmd.add_argument("--metadata", type=Path, help="YAML list of titles, authors, ids, tags")
@@ -57,6 +58,15 @@ def _parser() -> argparse.ArgumentParser:
     import_cmd.add_argument("--force", action="store_true", help="overwrite papers that exist")
     import_cmd.set_defaults(run=run_import)
     return parser
+
+
+def _check_command(commands: argparse._SubParsersAction) -> None:
+    cmd = commands.add_parser("check", help="check content/ as a build does, without building")
+    cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    cmd.add_argument("--strict", action="store_true",
+                     help="also fail on duplicate papers, near-duplicate tags, and papers "
+                          "without links or with a placeholder left")
+    cmd.set_defaults(run=run_check)
 
 
 def _site_options(cmd: argparse.ArgumentParser) -> None:
@@ -95,6 +105,43 @@ def run_serve(args: argparse.Namespace) -> int:
     from .serve.server import serve
     return serve(options_from(args), args.host, args.port, live=args.reload,
                  open_browser=args.open)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`check`: the errors a build would stop on and what the whole digest shows; writes nothing.
+    0 when clean; 1 on an error, or with --strict on any finding."""
+    try:
+        checkup = check_content(args.content)
+    except BuildFailed as failed:  # why: site.yaml or a paper file could not be read at all
+        for error in failed.errors:
+            print(error, file=sys.stderr)
+        print(f"{_count(len(failed.errors), 'error')}; no paper was checked", file=sys.stderr)
+        return 1
+    for error in checkup.errors:
+        print(error, file=sys.stderr)
+    for finding in checkup.findings:
+        if args.strict:
+            print(finding, file=sys.stderr)
+        else:
+            print(f"{finding.path}:{finding.line}: warning: {finding.message}")
+    for warning in checkup.warnings:
+        print(f"warning: {warning}")
+    print(check_summary(checkup, args.strict))
+    return 1 if checkup.errors or (args.strict and checkup.findings) else 0
+
+
+def check_summary(checkup: Checkup, strict: bool) -> str:
+    """'19 papers (1 draft), 0 errors, 2 warnings': findings count as errors when `strict`."""
+    drafts = sum(paper.draft for paper in checkup.papers)
+    findings = len(checkup.findings)
+    errors = len(checkup.errors) + (findings if strict else 0)
+    warnings = len(checkup.warnings) + (0 if strict else findings)
+    papers = _count(checkup.files, "paper") + (f" ({_count(drafts, 'draft')})" if drafts else "")
+    return f"{papers}, {_count(errors, 'error')}, {_count(warnings, 'warning')}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _port(text: str) -> int:

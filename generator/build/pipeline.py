@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..content.config import config_warnings, load_config
+from ..content.digest_checks import Finding, digest_findings
 from ..content.documents import content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
 from ..content.theme import load_theme
 from ..model import urls as paths
-from ..model.records import OutputFile, SiteConfig
+from ..model.errors import BuildFailed, ContentError
+from ..model.records import OutputFile, Paper, SiteConfig, SourceFile
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs, bibtex_entry, entry_inputs
 from ..outputs.csljson import csl_item, csl_jobs
@@ -53,9 +55,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
-        config = load_config(options.content, options.base_url)
-        sources = load_documents(options.content)
-        for warning in config_warnings(config) + content_warnings(options.content, sources):
+        config, sources, warnings = read_content(options.content, options.base_url)
+        for warning in warnings:
             timer.report(f"  warning: {warning}")
         theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
@@ -93,6 +94,45 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         cache.commit(complete)
         if own_cache:
             cache.close()
+
+
+def read_content(content: Path, base_url: str | None = None
+                 ) -> tuple[SiteConfig, list[SourceFile], list[str]]:
+    """site.yaml and the paper files, with what builds but is probably not what the curator
+    meant; BuildFailed when either cannot be read."""
+    config = load_config(content, base_url)
+    sources = load_documents(content)
+    return config, sources, config_warnings(config) + content_warnings(content, sources)
+
+
+@dataclass(frozen=True)
+class Checkup:
+    """What `build.py check` reports of a content folder: what a build would say, and more."""
+
+    files: int
+    """Paper files read."""
+    papers: tuple[Paper, ...]
+    """Those that are papers, drafts included."""
+    errors: tuple[ContentError, ...]
+    """Every error a build would stop on."""
+    warnings: tuple[str, ...]
+    """What a build would warn of."""
+    findings: tuple[Finding, ...]
+    """What no build checks: duplicates, near tags, papers without links (see digest_checks)."""
+
+
+def check_content(content: Path) -> Checkup:
+    """A content folder read and checked as build() reads and checks it, and then as a whole
+    digest; nothing is written, the cache included. BuildFailed when site.yaml or a paper file
+    cannot be read at all, as a build does."""
+    _, sources, warnings = read_content(content)
+    checked = [check_file(source) for source in sources]
+    try:
+        papers, errors = combine(checked), []
+    except BuildFailed as failed:
+        papers, errors = [c.paper for c in checked if c.paper is not None], failed.errors
+    return Checkup(len(sources), tuple(papers), tuple(errors), tuple(warnings),
+                   tuple(digest_findings(checked)))
 
 
 EPOCH = "SOURCE_DATE_EPOCH"
