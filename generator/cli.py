@@ -1,14 +1,16 @@
-"""Command line: `build` (the default), `check`, `import` and `serve`."""
+"""Command line: `build` (the default), `check`, `new`, `import` and `serve`."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
-from .model.errors import BuildFailed
+from .model.errors import BuildFailed, display_path
 from .build.writer import OutputRefused
 from .build.pipeline import BuildOptions, Checkup, StageTimer, build, check_content
 
@@ -27,13 +29,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _default_to_build(argv: list[str]) -> list[str]:
-    commands = {"build", "check", "import", "serve", "-h", "--help"}
+    commands = {"build", "check", "new", "import", "serve", "-h", "--help"}
     return argv if argv and argv[0] in commands else ["build", *argv]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
-    commands = parser.add_subparsers(required=True, metavar="{build,check,import,serve}")
+    commands = parser.add_subparsers(required=True, metavar="{build,check,new,import,serve}")
     build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
     _site_options(build_cmd)
     build_cmd.set_defaults(run=run_build)
@@ -49,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
                                 "or reloading")
     serve_cmd.set_defaults(run=run_serve)
     _check_command(commands)
+    _new_command(commands)
     import_cmd = commands.add_parser("import", help="make paper files from a list of abstracts")
     import_cmd.add_argument("abstracts", type=Path, help="plain text: abstracts separated by blank lines")
     import_cmd.add_argument("--metadata", type=Path, help="YAML list of titles, authors, ids, tags")
@@ -67,6 +70,20 @@ def _check_command(commands: argparse._SubParsersAction) -> None:
                      help="also fail on duplicate papers, near-duplicate tags, and papers "
                           "without links or with a placeholder left")
     cmd.set_defaults(run=run_check)
+
+
+def _new_command(commands: argparse._SubParsersAction) -> None:
+    cmd = commands.add_parser("new", help="start a paper file, a draft, from a title or an id")
+    cmd.add_argument("title_or_id", metavar="TITLE-OR-ID",
+                     help="the paper's title, or arxiv:ID, openreview:ID, doi:DOI, a bare arXiv "
+                          "id, or an arXiv, OpenReview or DOI address")
+    cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    cmd.add_argument("--date", type=_day, help="the day the paper joins the digest, YYYY-MM-DD "
+                                               "(default today)")
+    cmd.add_argument("--venue", default="", help="e.g. 'ICLR 2025'")
+    cmd.add_argument("--tag", dest="tags", action="append", default=[], metavar="TAG",
+                     help="a topic label; repeat for more")
+    cmd.set_defaults(run=run_new)
 
 
 def _site_options(cmd: argparse.ArgumentParser) -> None:
@@ -142,6 +159,30 @@ def check_summary(checkup: Checkup, strict: bool) -> str:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """`new`: one draft paper file from a title or an id, never over an existing file or paper."""
+    from .content.scaffold import ScaffoldRefused, scaffold_paper
+    try:
+        path = scaffold_paper(args.content, args.title_or_id, args.date or dt.date.today(),
+                              args.venue, args.tags)
+    except ScaffoldRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 1
+    print(f"wrote {display_path(path)}")
+    print("Next: edit it (replace each TODO), then `python build.py serve --drafts` to preview "
+          "it; delete `draft: true` to publish it.")
+    return 0
+
+
+def _day(text: str) -> dt.date:
+    try:  # why: fromisoformat alone also takes '20250424' and '2025-W17-4'
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return dt.date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"'{text}' is not a real day as YYYY-MM-DD")
 
 
 def _port(text: str) -> int:
