@@ -1,4 +1,4 @@
-"""Command line: `build` (the default), `import` and `serve`."""
+"""Command line: `build` (the default), `check`, `new`, `import` and `serve`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from .model.errors import BuildFailed
+from .model.errors import BuildFailed, display_path
 from .build.writer import OutputRefused
+from .build.checkup import Checkup, check_content
 from .build.pipeline import BuildOptions, StageTimer, build
 
 
@@ -29,13 +30,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _default_to_build(argv: list[str]) -> list[str]:
-    commands = {"build", "import", "serve", "-h", "--help"}
+    commands = {"build", "check", "new", "import", "serve", "-h", "--help"}
     return argv if argv and argv[0] in commands else ["build", *argv]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
-    commands = parser.add_subparsers(required=True, metavar="{build,import,serve}")
+    commands = parser.add_subparsers(required=True, metavar="{build,check,new,import,serve}")
     build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
     _site_options(build_cmd)
     build_cmd.set_defaults(run=run_build)
@@ -50,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
                            help="serve the built files as they are: no watching, rebuilding "
                                 "or reloading")
     serve_cmd.set_defaults(run=run_serve)
+    _check_command(commands)
+    _new_command(commands)
     import_cmd = commands.add_parser(
         "import", help="add papers from BibTeX, arXiv, OpenReview, CSL-JSON or an abstract list")
     import_cmd.add_argument("files", nargs="+", type=Path, metavar="FILE",
@@ -71,6 +74,29 @@ def _parser() -> argparse.ArgumentParser:
                             help="print what would be done and write nothing")
     import_cmd.set_defaults(run=run_import)
     return parser
+
+
+def _check_command(commands: argparse._SubParsersAction) -> None:
+    cmd = commands.add_parser("check", help="check content/ as a build does, without building")
+    cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    cmd.add_argument("--strict", action="store_true",
+                     help="also fail on duplicate papers, near-duplicate tags, and papers "
+                          "without links or with a placeholder left")
+    cmd.set_defaults(run=run_check)
+
+
+def _new_command(commands: argparse._SubParsersAction) -> None:
+    cmd = commands.add_parser("new", help="start a paper file, a draft, from a title or an id")
+    cmd.add_argument("title_or_id", metavar="TITLE-OR-ID",
+                     help="the paper's title, or arxiv:ID, openreview:ID, doi:DOI, a bare arXiv "
+                          "id, or an arXiv, OpenReview or DOI address")
+    cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    cmd.add_argument("--date", type=_day, help="the day the paper joins the digest, YYYY-MM-DD "
+                                               "(default today)")
+    cmd.add_argument("--venue", default="", help="e.g. 'ICLR 2025'")
+    cmd.add_argument("--tag", dest="tags", action="append", default=[], metavar="TAG",
+                     help="a topic label; repeat for more")
+    cmd.set_defaults(run=run_new)
 
 
 def _site_options(cmd: argparse.ArgumentParser) -> None:
@@ -111,6 +137,58 @@ def run_serve(args: argparse.Namespace) -> int:
                  open_browser=args.open)
 
 
+def run_check(args: argparse.Namespace) -> int:
+    """`check`: the errors a build would stop on and what the whole digest shows; writes nothing.
+    0 when clean; 1 on an error, or with --strict on any finding."""
+    try:
+        checkup = check_content(args.content)
+    except BuildFailed as failed:  # why: site.yaml or a paper file could not be read at all
+        for error in failed.errors:
+            print(error, file=sys.stderr)
+        print(f"{_count(len(failed.errors), 'error')}; no paper was checked", file=sys.stderr)
+        return 1
+    for error in checkup.errors:
+        print(error, file=sys.stderr)
+    for finding in checkup.findings:
+        if args.strict:
+            print(finding, file=sys.stderr)
+        else:
+            print(f"{finding.path}:{finding.line}: warning: {finding.message}")
+    for warning in checkup.warnings:
+        print(f"warning: {warning}")
+    print(check_summary(checkup, args.strict))
+    return 1 if checkup.errors or (args.strict and checkup.findings) else 0
+
+
+def check_summary(checkup: Checkup, strict: bool) -> str:
+    """'19 papers (1 draft), 0 errors, 2 warnings': findings count as errors when `strict`."""
+    drafts = sum(paper.draft for paper in checkup.papers)
+    findings = len(checkup.findings)
+    errors = len(checkup.errors) + (findings if strict else 0)
+    warnings = len(checkup.warnings) + (0 if strict else findings)
+    papers = _count(checkup.files, "paper") + (f" ({_count(drafts, 'draft')})" if drafts else "")
+    return f"{papers}, {_count(errors, 'error')}, {_count(warnings, 'warning')}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """`new`: one draft paper file from a title or an id, never over an existing file or paper."""
+    from .content.scaffold import ScaffoldRefused, scaffold_paper
+    try:
+        path = scaffold_paper(args.content, args.title_or_id, args.date or dt.date.today(),
+                              args.venue, args.tags)
+    except ScaffoldRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 1
+    print(f"wrote {display_path(path)}")
+    print("Next: edit it (replace each TODO), then `python build.py serve --drafts` to preview "
+          "it; delete `draft: true` to publish it.")
+    return 0
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"'{text}' is not a port number (0 to 65535)")
@@ -138,6 +216,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def _day(text: str) -> dt.date:
+    # why: fromisoformat alone also takes '20250424' and '2025-W17-4'
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         raise argparse.ArgumentTypeError(f"'{text}' is not a date as YYYY-MM-DD")
     try:

@@ -12,7 +12,7 @@ ALLOWED = {
     "importers": {"content", "model"},
     "build": {"content", "model", "outputs", "search"},
     "serve": {"build", "content", "model"},
-    "cli": {"build", "serve", "importers", "model"},
+    "cli": {"build", "serve", "importers", "content", "model"},
 }
 """Each room of generator/, and the rooms it may import from (besides its own modules)."""
 

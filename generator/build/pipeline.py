@@ -16,9 +16,10 @@ from ..content.documents import content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
 from ..content.theme import load_theme
 from ..model import urls as paths
-from ..model.records import OutputFile, SiteConfig
+from ..model.records import OutputFile, SiteConfig, SourceFile
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
+from ..outputs.csljson import csl_jobs
 from ..outputs.feeds import feed_jobs
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
@@ -69,9 +70,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
-        config = load_config(options.content, options.base_url)
-        sources = load_documents(options.content)
-        for warning in config_warnings(config) + content_warnings(options.content, sources):
+        config, sources, warnings = read_content(options.content, options.base_url)
+        for warning in warnings:
             timer.report(f"  warning: {warning}")
         theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
@@ -91,7 +91,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
         jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site)
-                + crawler_jobs(site) + search_jobs(site, terms))
+                + csl_jobs(site) + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)
         report = write_site(itertools.chain(theme.assets, files), options.out)
@@ -106,6 +106,15 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         cache.commit(complete)
         if own_cache:
             cache.close()
+
+
+def read_content(content: Path, base_url: str | None = None
+                 ) -> tuple[SiteConfig, list[SourceFile], list[str]]:
+    """site.yaml and the paper files, with what builds but is probably not what the curator
+    meant; BuildFailed when either cannot be read."""
+    config = load_config(content, base_url)
+    sources = load_documents(content)
+    return config, sources, config_warnings(config) + content_warnings(content, sources)
 
 
 EPOCH = "SOURCE_DATE_EPOCH"

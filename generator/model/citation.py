@@ -41,6 +41,13 @@ def publication_year(paper: Paper) -> int:
     return paper.date.year
 
 
+def work_url(paper: Paper, page_url: str) -> str:
+    """The URL a reference manager should keep for the work: its arXiv, OpenReview or DOI page,
+    else `page_url` (its page in this digest)."""
+    links = {link.kind: link.url for link in paper.links}
+    return links.get("arxiv") or links.get("openreview") or links.get("doi") or page_url
+
+
 def base_key(paper: Paper) -> str:
     """`lastname` + year + first significant title word, all lowercase ASCII."""
     first = paper.authors[0] if paper.authors else ""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..model import urls as paths
-from ..model.citation import publication_year
+from ..model.citation import publication_year, work_url
 from ..model.records import FileJob, Paper, Site
 from ..model.urls import Urls
 
@@ -51,7 +51,6 @@ def _author(name: str) -> str:
 
 def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
     """(name, already-escaped value) pairs, in a fixed order."""
-    links = {link.kind: link.url for link in paper.links}
     fields = [("title", "{" + tex_escape(paper.title) + "}"),
               ("author", " and ".join(_author(a) for a in paper.authors))]
     if paper.venue:
@@ -63,8 +62,7 @@ def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
         fields += [("eprint", verbatim(paper.ids["arxiv"])), ("archivePrefix", "arXiv")]
     if "doi" in paper.ids:
         fields.append(("doi", verbatim(paper.ids["doi"])))
-    url = links.get("arxiv") or links.get("openreview") or links.get("doi") or page_url
-    fields.append(("url", verbatim(url)))
+    fields.append(("url", verbatim(work_url(paper, page_url))))
     if paper.tags:
         fields.append(("keywords", tex_escape(", ".join(t.name for t in paper.tags))))
     return fields

@@ -146,7 +146,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                  "paper_count": len(site.papers)},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
-                "all_bib": urls.path(paths.ALL_BIB)},
+                "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
         "search_config": script_json(search_config(urls, asset_urls)),

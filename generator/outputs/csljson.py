@@ -1,0 +1,83 @@
+"""papers.json: the digest as CSL-JSON, the format Zotero, Mendeley, pandoc and citeproc read.
+
+Choices, made to agree with all.bib and with what Zotero imports:
+- `type` is "paper-conference" with the venue as `container-title` when there is a venue, else
+  "article" (CSL's type for a preprint; Zotero imports it as a Preprint).
+- `issued` is the year all.bib gives (model.citation.publication_year: the venue's, else the
+  arXiv id's, else the day the paper joined the digest), as `date-parts` of the year only: the
+  day a paper joined the digest is not a day it was published.
+- `URL` is the work's own page (arXiv, OpenReview or DOI), else its page in this digest.
+- An arXiv id is `number` as "arXiv:<id>": Zotero's "Archive ID", which it maps to CSL
+  `number` with that prefix; an arXiv preprint also gets `publisher` "arXiv" (its repository).
+- `abstract` is the curator's text with its LaTeX, as all.bib has it; `keyword` the tags.
+- Names are split into `given` and `family`, particles ('van', 'de', 'von') kept with the
+  family name as Zotero stores it; a one-word name is a `literal`.
+Only variables of the CSL 1.0 data schema are written; keys are sorted, items are in the
+site's reading order, so the same digest gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import urls as paths
+from ..model.citation import publication_year, work_url
+from ..model.records import FileJob, Paper, Site
+from .bibtex import entry_inputs
+
+PARTICLES = frozenset("van von de der den del della di da du des dos das la le ter ten zu".split())
+"""Words that belong to the family name that follows them ('Benjamin Van Durme')."""
+SUFFIXES = frozenset("Jr. Jr Sr. Sr II III IV".split())
+
+
+def csl_name(name: str) -> dict[str, str]:
+    """A CSL name: 'Ada Lovelace' -> given 'Ada', family 'Lovelace'; 'Curie, Marie' as BibTeX
+    reads it; particles stay with the family name; a single word is a literal name."""
+    if "," in name:
+        family, given = (part.strip() for part in name.split(",", 1))
+        if family and given:
+            return {"family": family, "given": given}
+    words = name.split()
+    suffix = words.pop() if len(words) > 2 and words[-1] in SUFFIXES else ""
+    if len(words) < 2:
+        return {"literal": " ".join(name.split())}
+    start = len(words) - 1
+    while start > 1 and words[start - 1].casefold() in PARTICLES:
+        start -= 1
+    parts = {"given": " ".join(words[:start]), "family": " ".join(words[start:])}
+    return {**parts, "suffix": suffix} if suffix else parts
+
+
+def csl_item(paper: Paper, key: str, page_url: str) -> dict[str, Any]:
+    """One paper as a CSL-JSON item; `key` is its citation key in all.bib, `page_url` its page."""
+    item: dict[str, Any] = {
+        "id": key, "type": "paper-conference" if paper.venue else "article",
+        "title": paper.title, "author": [csl_name(name) for name in paper.authors],
+        "issued": {"date-parts": [[publication_year(paper)]]},
+        "abstract": paper.abstract, "URL": work_url(paper, page_url),
+    }
+    if paper.venue:
+        item["container-title"] = paper.venue
+    if "doi" in paper.ids:
+        item["DOI"] = paper.ids["doi"]
+    if "arxiv" in paper.ids:
+        item["number"] = "arXiv:" + paper.ids["arxiv"]
+        if not paper.venue:
+            item["publisher"] = "arXiv"
+    if paper.tags:
+        item["keyword"] = ", ".join(tag.name for tag in paper.tags)
+    return item
+
+
+def csl_jobs(site: Site) -> list[FileJob]:
+    """papers.json: the site's papers (so drafts are out exactly when the site leaves them out)
+    in its order. Their items are made here, as all.bib's entries are: cheaper than kept."""
+    items = tuple(csl_item(*inputs) for inputs in entry_inputs(site))
+    return [FileJob(paths.PAPERS_JSON, csl_file, (items,))]
+
+
+def csl_file(items: tuple[dict[str, Any], ...]) -> bytes:
+    """A CSL-JSON file: the items as one array, keys sorted, UTF-8, ending in a newline."""
+    return (json.dumps(list(items), ensure_ascii=False, indent=2, sort_keys=True)
+            + "\n").encode("utf-8")
