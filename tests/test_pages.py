@@ -198,3 +198,13 @@ def test_a_list_page_shows_each_papers_card_as_render_card_made_it():
     cards = {inputs[0].slug: render_card(theme().templates, *inputs) for inputs in card_inputs(site)}
     page = pages_of(site)["tags/llm/index.html"]
     assert cards["x"] in page and cards["y"] not in page
+
+
+def test_a_papers_presentation_is_a_badge_beside_its_venue_on_its_card_and_page():
+    site = make_site([make_paper("x", venue="ICLR 2025", presentation="oral"),
+                      make_paper("y", presentation="poster")])
+    pages = pages_of(site)
+    badge = '<span>ICLR 2025</span> <span class="badge">oral</span> ·'
+    assert badge in pages["papers/x/index.html"] and badge in pages["index.html"]
+    # why: a presentation means nothing without the venue it was given at
+    assert 'class="badge">poster' not in pages["papers/y/index.html"]

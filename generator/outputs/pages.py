@@ -170,7 +170,7 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
     """What a list of papers shows for one paper."""
     return {
         "title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
-        "authors": paper.authors, "venue": paper.venue,
+        "authors": paper.authors, "venue": paper.venue, "presentation": paper.presentation,
         "date": paper.date.isoformat(), "date_human": human_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
         "links": [{"label": l.label, "url": l.url, "kind": l.kind} for l in paper.links],
