@@ -35,3 +35,6 @@ class IncomingPaper:
     in the form a content file's `links:` takes."""
     key: str = ""
     """The source's own name for the entry (a BibTeX key, an OpenReview forum id)."""
+    dropped: tuple[str, ...] = ()
+    """What the reader left out and why ("doi '10.1/x y' is not a valid doi id; left out"),
+    so the import report can show the curator what the source said but the digest won't."""

@@ -1,0 +1,206 @@
+"""The format readers of `build.py import`: BibTeX, arXiv Atom, OpenReview and CSL-JSON files
+(tests/import_fixtures/, written by hand after each format's documentation and real exports)
+to IncomingPaper, and every error as file:line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.importers.bibtex import read_bibtex
+from generator.model.errors import BuildFailed
+
+FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
+NEURIPS = Path("/work/shared/data/neurips2018-papers.jsonl.gz")
+
+
+@pytest.fixture(autouse=True)
+def _in_fixtures(monkeypatch):
+    """Messages name files as the curator would type them: relative to the working folder."""
+    monkeypatch.chdir(FIXTURES)
+
+
+def read(name: str):
+    return read_bibtex((FIXTURES / name).read_text(encoding="utf-8"), name)
+
+
+def errors_of(call, *args) -> list[str]:
+    with pytest.raises(BuildFailed) as failed:
+        call(*args)
+    return [str(error) for error in failed.value.errors]
+
+
+def bib_errors(text: str) -> list[str]:
+    return errors_of(read_bibtex, text, "refs.bib")
+
+
+# --- BibTeX -------------------------------------------------------------------------------
+
+def test_bibtex_from_zotero_reads_arxiv_doi_month_macro_and_keywords():
+    first, second = read("zotero.bib")
+    assert first.origin == "zotero.bib:2"
+    assert first.key == "wu_counterfactual_2024"
+    assert first.title == "Counterfactual Generative Modeling with Variational Causal Inference"
+    assert first.authors == ("Yulun Wu", "Louie McConnell", "Claudia Iriondo")
+    assert first.abstract.startswith("Estimating an individual's counterfactual outcomes")
+    assert first.venue == ""  # why: Zotero's arXiv preprints have publisher arXiv, no venue
+    assert first.date == dt.date(2024, 10, 1)
+    assert first.tags == ("Computer Science - Machine Learning", "Statistics - Machine Learning")
+    assert first.links == {"arxiv": "2410.12730"}  # the arXiv DOI and URL name the same
+    assert second.links == {"openreview": "odU59TxdiB"}
+    assert second.venue == "The Thirteenth International Conference on Learning Representations"
+    assert second.authors[-1] == "Philip J. B. Jackson"
+    assert second.date == dt.date(2025, 4, 1)
+
+
+def test_bibtex_from_dblp_unwraps_long_fields_and_follows_crossref():
+    unlearning, promptriever, counterfactual = read("dblp.bib")
+    assert unlearning.title == ("Towards Scalable Exact Machine Unlearning Using "
+                                "Parameter-Efficient Fine-Tuning")
+    assert unlearning.venue == ("The Thirteenth International Conference on Learning "
+                                "Representations, ICLR 2025, Singapore, April 24-28, 2025")
+    assert unlearning.links == {"openreview": "oe51Q5Uo37"}
+    assert unlearning.date == dt.date(2025, 1, 1)
+    assert promptriever.venue == ""  # CoRR is arXiv
+    assert promptriever.links == {"arxiv": "2409.11136"}
+    assert promptriever.authors[1] == "Benjamin Van Durme"
+    assert counterfactual.origin == "dblp.bib:40"
+    assert counterfactual.venue == unlearning.venue  # from the @proceedings it crossrefs
+    assert counterfactual.date == dt.date(2025, 1, 1)
+
+
+def test_bibtex_from_scholar_drops_others_and_finds_arxiv_in_the_journal():
+    promptriever, unlearning = read("scholar.bib")
+    assert promptriever.venue == ""
+    assert promptriever.links == {"arxiv": "2409.11136"}
+    assert promptriever.authors == ("Orion Weller", "Benjamin Van Durme", "Dawn Lawrie",
+                                    "Ashwin Paranjape", "Yuhao Zhang", "Jack Hessel")
+    assert unlearning.authors == ("Somnath Basu Roy Chowdhury", "Krzysztof Choromanski",
+                                  "Arijit Sehanobish", "Avinava Dubey", "Snigdha Chaturvedi")
+
+
+def test_bibtex_from_openreview_and_arxiv_exports():
+    [openreview] = read("openreview.bib")
+    assert openreview.key == "wu2025counterfactual"
+    assert openreview.links == {"openreview": "oeDcgVC7Xh"}
+    [arxiv] = read("arxiv.bib")
+    assert arxiv.links == {"arxiv": "2506.12222"}  # version suffix of the eprint removed
+    assert arxiv.title == ("SSLAM: Enhancing Self-Supervised Models with Audio Mixtures for "
+                           "Polyphonic Soundscapes")
+
+
+def test_bibtex_traps_strings_accents_names_and_nested_braces():
+    paper = read("traps.bib")[0]
+    assert paper.title == "Deep Öptimal Transport for ℓ_1 Costs: Nested Braces Are Fine"
+    assert paper.authors == ("Hans Müller", "Émile Zola", "Ayşe Koç", "Łukasz Kaiser",
+                             "José García", "Jan van der Berg Jr", "João Silva",
+                             "Google DeepMind")
+    assert paper.venue == "International Conference on Learning Representations (ICLR 2025)"
+    assert paper.date == dt.date(2025, 3, 1)
+    assert paper.tags == ("optimal transport", "GANs", "Machine Learning")
+    assert paper.links == {"code": "https://github.com/example/deep-ot"}
+    assert paper.dropped == ("doi '10.1000/not an id' is not a valid doi id; left out",)
+
+
+def test_bibtex_abstract_keeps_its_latex_and_paragraphs_but_not_its_line_breaks():
+    paper = read("traps.bib")[0]
+    assert paper.abstract == (
+        "We show that $\\mathcal{O}(n)$ samples suffice, i.e.\\ {enough}, for \\emph{most} "
+        "costs; see \\url{https://example.org/x}.\n\nA second paragraph keeps its {\\\"o} "
+        "as written.")
+
+
+def test_bibtex_links_doi_url_pdf_and_landing_page():
+    _, notes, project, by_pdf = read("traps.bib")
+    assert notes.links == {"doi": "10.1000/xyz123", "pdf": "https://example.org/papers/notes.PDF"}
+    assert notes.date == dt.date(2024, 12, 1)
+    assert project.title == "A Project with a “Quoted” Title"
+    assert project.links == {"arxiv": "2301.00001"}
+    assert project.date is None
+    assert project.dropped == (
+        "url 'https://example.org/project/' is most likely the paper's landing page; left out",
+        "year 'in press' is not a four-digit year; date left out")
+    assert by_pdf.links == {"arxiv": "2301.00002"}
+
+
+def test_bibtex_url_alone_is_a_project_page():
+    [paper] = read_bibtex("@misc{a, title={A}, url={https://example.org/a/}}", "refs.bib")
+    assert paper.links == {"project": "https://example.org/a/"}
+
+
+def test_bibtex_non_http_url_is_left_out():
+    [paper] = read_bibtex("@misc{a, title={A}, url={javascript:alert(1)}}", "refs.bib")
+    assert paper.links == {}
+    assert paper.dropped == ("url 'javascript:alert(1)' is not an http(s) URL; left out",)
+
+
+def test_bibtex_no_backslash_or_brace_survives_in_title_or_names():
+    [paper] = read_bibtex(r"""@misc{a, title = {50% of \textbackslash{}x and \{y\}},
+        author = {\"{O}ktem, Ozan and Moreno-Mu\~{n}oz, Pablo}}""", "refs.bib")
+    assert paper.title == "50% of x and y"
+    [linked] = read_bibtex(r"@misc{a, title = {See \href{https://x.org}{Our Site}}}", "refs.bib")
+    assert linked.title == "See https://x.orgOur Site"  # pylatexenc fails on \href; macro dropped
+    assert paper.authors == ("Ozan Öktem", "Pablo Moreno-Muñoz")
+
+
+def test_bibtex_control_characters_are_removed():
+    [paper] = read_bibtex("@misc{a, title = {Bell\x07 and \x1bEscape}, author = {Ada\x00 Lovelace}}",
+                          "refs.bib")
+    assert paper.title == "Bell and Escape"
+    assert paper.authors == ("Ada Lovelace",)
+
+
+def test_bibtex_entry_without_title_is_an_error_naming_key_and_line():
+    assert bib_errors("@misc{ok, title={Fine}}\n\n@article{untitled,\n  year = 2024\n}\n") == [
+        "refs.bib:3: entry 'untitled' has no title; add title = {...}"]
+
+
+def test_bibtex_truncated_file_is_an_error_and_no_papers():
+    text = (FIXTURES / "dblp.bib").read_text(encoding="utf-8")
+    cut = text[:text.index("  journal      = {CoRR}")]
+    assert bib_errors(cut) == [
+        "refs.bib:19: BibTeX syntax error in the block starting "
+        "'@article{DBLP:journals/corr/abs-2409-11136,': Unexpectedly reached end of file. "
+        "(a '{' without its '}', or a file cut short?)"]
+
+
+def test_bibtex_unclosed_brace_names_its_entry():
+    errors = bib_errors("@misc{a, title={A}}\n@misc{b, title={Unclosed}\n@misc{c, title={C}}\n")
+    assert errors[0].startswith("refs.bib:2: BibTeX syntax error in the block starting "
+                                "'@misc{b, title={Unclosed}'")
+
+
+def test_bibtex_undefined_string_and_duplicate_key_are_errors():
+    assert bib_errors("@misc{a,\n  title = {A},\n  journal = nips,\n}") == [
+        "refs.bib:3: field 'journal' of entry 'a': 'nips' is not defined; add "
+        "@string{nips = \"...\"} or put the value in braces"]
+    assert bib_errors("@misc{a, title={A}}\n@misc{a, title={B}}") == [
+        "refs.bib:2: entry key 'a' is used again (first at line 1); give each entry its own key"]
+
+
+def test_bibtex_too_deep_braces_are_an_error_not_a_crash():
+    deep = "{" * 30 + "x" + "}" * 30
+    assert bib_errors(f"@misc{{a, title={deep}}}") == [
+        "refs.bib:1: the title of entry 'a': braces nest more than 24 deep"]
+
+
+@pytest.mark.skipif(not NEURIPS.exists(), reason="the shared NeurIPS 2018 data is not here")
+def test_every_real_neurips_2018_bibtex_reads_with_title_and_authors():
+    rows = [json.loads(line) for line in gzip.open(NEURIPS, "rt", encoding="utf-8")]
+    papers = read_bibtex("\n\n".join(row["bibtex"] for row in rows), "neurips.bib")
+    assert len(papers) == len(rows) == 1008
+    for row, paper in zip(rows, papers):
+        assert paper.title and len(paper.authors) == len(row["authors"]), row["title"]
+        assert not any(c in text for text in (paper.title, *paper.authors) for c in "\\{}")
+        assert paper.venue == "Advances in Neural Information Processing Systems"
+        assert paper.date == dt.date(2018, 1, 1)
+        assert paper.links["pdf"].startswith("https://proceedings.neurips.cc/")
+    by_title = {paper.title: paper for paper in papers}
+    assert by_title["Adversarial Regularizers in Inverse Problems"].authors == (
+        "Sebastian Lunz", "Ozan Öktem", "Carola-Bibiane Schönlieb")
+    assert "Pablo Moreno-Muñoz" in next(p.authors for p in papers if "Moreno" in str(p.authors))
