@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import json
-import os
 from pathlib import Path
 
 import pytest
 
+from generator.importers.arxiv import read_arxiv
 from generator.importers.bibtex import read_bibtex
 from generator.model.errors import BuildFailed
 
@@ -204,3 +204,75 @@ def test_every_real_neurips_2018_bibtex_reads_with_title_and_authors():
     assert by_title["Adversarial Regularizers in Inverse Problems"].authors == (
         "Sebastian Lunz", "Ozan Öktem", "Carola-Bibiane Schönlieb")
     assert "Pablo Moreno-Muñoz" in next(p.authors for p in papers if "Moreno" in str(p.authors))
+
+
+# --- arXiv Atom -----------------------------------------------------------------------------
+
+def arxiv_text(name: str = "arxiv-query.xml") -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def test_arxiv_feed_unwraps_titles_and_abstracts_and_drops_versions():
+    promptriever, counterfactual = read_arxiv(arxiv_text(), "listing.xml")
+    assert promptriever.origin == "listing.xml:10"
+    assert promptriever.title == ("Promptriever: Instruction-Trained Retrievers Can Be "
+                                  "Prompted Like Language Models")
+    assert promptriever.abstract.startswith(
+        "Instruction-tuned language models (LM) are able to respond to imperative commands, "
+        "providing a more natural user interface")
+    assert promptriever.abstract.endswith("but also follows instructions ($+14.3$ p-MRR).")
+    assert promptriever.authors == ("Orion Weller", "Benjamin Van Durme", "Dawn Lawrie",
+                                    "Ashwin Paranjape", "Yuhao Zhang", "Jack Hessel")
+    assert promptriever.date == dt.date(2024, 9, 17)
+    assert promptriever.links == {"arxiv": "2409.11136",
+                                  "pdf": "https://arxiv.org/pdf/2409.11136v1"}
+    assert promptriever.key == "2409.11136"
+    assert promptriever.tags == ()  # categories are not topics
+    assert counterfactual.title == "Counterfactual Generative Modeling with Variational Causal Inference"
+    assert counterfactual.date == dt.date(2024, 10, 16)  # published (v1), not updated (v3)
+    assert counterfactual.links == {"arxiv": "2410.12730", "doi": "10.1000/example.2410",
+                                    "pdf": "https://arxiv.org/pdf/2410.12730v3"}
+    assert counterfactual.venue == ""  # journal_ref is free text, not a venue
+
+
+def test_arxiv_markup_in_text_stays_text():
+    counterfactual = read_arxiv(arxiv_text(), "listing.xml")[1]
+    assert counterfactual.abstract.endswith("facial images) & covariates are relatively "
+                                            "limited. <b>Not bold</b>.")
+
+
+def test_arxiv_error_entry_is_a_content_error_with_its_summary():
+    assert errors_of(read_arxiv, arxiv_text("arxiv-error.xml"), "listing.xml") == [
+        "listing.xml:10: arXiv answered with an error: 'incorrect id format for 2409.1113'"]
+
+
+def test_arxiv_doctype_is_refused_before_parsing():
+    bomb = ('<?xml version="1.0"?>\n<!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa">\n'
+            '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&b;</title></entry></feed>')
+    assert errors_of(read_arxiv, bomb, "listing.xml") == [
+        "listing.xml:2: the file declares a DTD (<!DOCTYPE or <!ENTITY); arXiv's feeds have "
+        "none, and entities are refused for safety"]
+
+
+def test_arxiv_broken_xml_names_its_line():
+    cut = arxiv_text()[:arxiv_text().index("<summary>  Estimating")]
+    errors = errors_of(read_arxiv, cut, "listing.xml")
+    assert errors == ["listing.xml:56: not well-formed XML: no element found"]  # the end
+
+
+def test_arxiv_entry_without_title_or_id_is_an_error():
+    text = ('<feed xmlns="http://www.w3.org/2005/Atom">\n<entry>\n'
+            '<id>http://arxiv.org/abs/2409.99999v1</id>\n</entry>\n'
+            '<entry><id>http://example.org/x</id><title>T</title></entry></feed>')
+    assert errors_of(read_arxiv, text, "listing.xml") == [
+        "listing.xml:2: entry 'http://arxiv.org/abs/2409.99999v1' has no title or no arXiv id: "
+        "is this a complete arXiv API response?",
+        "listing.xml:5: entry 'http://example.org/x' has no title or no arXiv id: "
+        "is this a complete arXiv API response?"]
+
+
+def test_arxiv_old_style_ids_and_https_ids():
+    text = ('<feed xmlns="http://www.w3.org/2005/Atom"><entry>'
+            '<id>https://arxiv.org/abs/hep-th/9901001v2</id><title>Old</title></entry></feed>')
+    assert read_arxiv(text, "listing.xml")[0].links == {"arxiv": "hep-th/9901001"}
