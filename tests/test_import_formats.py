@@ -13,6 +13,8 @@ import pytest
 
 from generator.importers.arxiv import read_arxiv
 from generator.importers.bibtex import read_bibtex
+from generator.importers.csljson import read_csl
+from generator.importers.openreview import read_openreview, split_venue
 from generator.model.errors import BuildFailed
 
 FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
@@ -276,3 +278,155 @@ def test_arxiv_old_style_ids_and_https_ids():
     text = ('<feed xmlns="http://www.w3.org/2005/Atom"><entry>'
             '<id>https://arxiv.org/abs/hep-th/9901001v2</id><title>Old</title></entry></feed>')
     assert read_arxiv(text, "listing.xml")[0].links == {"arxiv": "hep-th/9901001"}
+
+
+# --- OpenReview -----------------------------------------------------------------------------
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def test_openreview_v2_notes_with_venue_presentation_and_pdf():
+    track_on, losa, occam, support = read_openreview(fixture("openreview-v2.json"), "notes.json")
+    assert track_on.origin == "notes.json:3"
+    assert track_on.key == "oRlANEuqG5"
+    assert track_on.title == "Track-On: Transformer-based Online Point Tracking with Memory"
+    assert track_on.authors == ("Görkay Aydemir", "Xiongyi Cai", "Weidi Xie", "Fatma Güney")
+    assert track_on.abstract == (
+        "In this paper, we consider the problem of long-term point tracking, which requires "
+        "consistent identification of points across multiple frames of a video.\n\n"
+        "Our code is available at https://github.com/gorkaydemir/track_on.")
+    assert (track_on.venue, track_on.presentation) == ("ICLR 2025", "poster")
+    assert track_on.tags == ("Point Tracking", "Online Tracking", "Memory")
+    assert track_on.date == dt.date(2025, 1, 22)  # pdate
+    assert track_on.links == {
+        "openreview": "oRlANEuqG5",
+        "pdf": "https://openreview.net/pdf/5b4c2d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8.pdf"}
+    assert (losa.venue, losa.presentation, losa.date) == ("ICLR 2025", "spotlight",
+                                                          dt.date(2024, 9, 23))  # cdate
+    assert (occam.venue, occam.presentation) == ("ICLR 2025", "oral")
+    assert occam.links["pdf"] == "https://openreview.net/pdf?id=oWdzUpOlkX"
+    assert (support.venue, support.presentation) == ("", "")
+    assert support.dropped == ("venue 'Submitted to ICLR 2025' is not an acceptance; left out",)
+
+
+def test_openreview_review_notes_are_not_papers():
+    keys = [p.key for p in read_openreview(fixture("openreview-v2.json"), "notes.json")]
+    assert keys == ["oRlANEuqG5", "oXh0939Zzq", "oWdzUpOlkX", "oZkqkkvdND"]
+
+
+def test_openreview_v1_plain_values_and_notable_top():
+    unlearning, promptriever = read_openreview(fixture("openreview-v1.json"), "v1.json")
+    assert unlearning.origin == "v1.json:2"
+    assert unlearning.title == ("Towards Scalable Exact Machine Unlearning Using "
+                                "Parameter-Efficient Fine-Tuning")
+    assert unlearning.tags == ("machine unlearning", "parameter-efficient fine-tuning")
+    assert (unlearning.venue, unlearning.presentation) == ("ICLR 2023", "oral")
+    assert unlearning.date == dt.date(2022, 9, 22)
+    assert promptriever.origin == "v1.json:30"
+    assert (promptriever.venue, promptriever.presentation) == ("ICLR 2023", "spotlight")
+
+
+@pytest.mark.parametrize("venue, expected", [
+    ("ICLR 2025 Poster", ("ICLR 2025", "poster", "")),
+    ("NeurIPS 2024 oral", ("NeurIPS 2024", "oral", "")),
+    ("ICML 2024 (Spotlight)", ("ICML 2024", "spotlight", "")),
+    ("TMLR", ("TMLR", "", "")),
+    ("ICLR 2025 Conference Withdrawn Submission",
+     ("", "", "venue 'ICLR 2025 Conference Withdrawn Submission' is not an acceptance; left out")),
+    ("", ("", "", "")),
+])
+def test_openreview_venue_split(venue, expected):
+    assert split_venue(venue) == expected
+
+
+def one_note(content: str, extra: str = "") -> str:
+    return '{"notes": [\n  {"id": "abcdef12345",\n   "content": %s%s}\n]}' % (content, extra)
+
+
+def test_openreview_wrong_types_are_errors_naming_the_note_line():
+    assert errors_of(read_openreview, one_note('{"title": {"value": 42}}'), "n.json") == [
+        "n.json:2: content.title must be text, got the number 42"]
+    assert errors_of(read_openreview, one_note(
+        '{"title": "T", "authors": {"value": "Ada Lovelace"}}'), "n.json") == [
+        "n.json:2: content.authors must be a list of text, got 'Ada Lovelace'"]
+    assert errors_of(read_openreview, one_note(
+        '{"title": "T", "keywords": ["a", 3]}'), "n.json") == [
+        "n.json:2: content.keywords must be a list of text, got a list holding the number 3"]
+    assert errors_of(read_openreview, one_note('{"title": "T"}', ', "pdate": "2025"'),
+                     "n.json") == [
+        "n.json:2: pdate/cdate must be milliseconds since 1970, got '2025'"]
+    assert errors_of(read_openreview, '{"notes": [\n"just text"]}', "n.json") == [
+        "n.json:2: a note must be an object with a 'content' object"]
+
+
+def test_openreview_bad_links_and_ids_are_left_out_with_a_reason():
+    [paper] = read_openreview(one_note(
+        '{"title": "T", "pdf": {"value": "javascript:alert(1)"}, "code": "https://github.com/a/b"}')
+        .replace('"abcdef12345"', '"x/../y"'), "n.json")
+    assert paper.links == {"code": "https://github.com/a/b"}
+    assert paper.dropped == ("id 'x/../y' is not a valid openreview id; left out",
+                             "content.pdf 'javascript:alert(1)' is not an http(s) URL; left out")
+
+
+def test_openreview_invalid_json_names_its_line():
+    assert errors_of(read_openreview, '{"notes": [\n  {"id": "a",}\n]}', "n.json") == [
+        "n.json:2: not valid JSON: Expecting property name enclosed in double quotes (column 14)"]
+
+
+# --- CSL-JSON -------------------------------------------------------------------------------
+
+def test_csl_from_crossref_strips_jats_and_keeps_latex():
+    [paper] = read_csl(fixture("crossref.json"), "work.json")
+    assert paper.title == "Variance-Reducing Couplings for Random Features"
+    assert paper.authors == ("Isaac Reid", "Stratis Markou", "Krzysztof Choromanski",
+                             "Richard E. Turner", "Adrian Weller")
+    assert paper.abstract == (
+        "Random features approximate kernels with $\\mathcal{O}(d)$ cost & we show couplings "
+        "that reduce their variance by orders of magnitude.\n\nA second paragraph: $a < b$.")
+    assert paper.venue == "Journal of the ACM"
+    assert paper.date == dt.date(2024, 7, 1)
+    assert paper.links == {"doi": "10.1145/3650000.3650001"}
+    assert paper.tags == ()  # Crossref's subjects describe the journal
+
+
+def test_csl_from_doi_org_is_one_object_and_an_arxiv_doi_is_the_arxiv_id():
+    [paper] = read_csl(fixture("doi-csl.json"), "doi.json")
+    assert paper.origin == "doi.json:1"
+    assert paper.title == "Adversarial Attacks on Data Attribution"
+    assert paper.authors == ("Xinhe Wang", "Pingbang Hu", "Junwei Deng", "Jiaqi W. Ma")
+    assert paper.links == {"arxiv": "2409.05657"}
+    assert paper.venue == ""
+    assert paper.date == dt.date(2024, 1, 1)
+    assert paper.abstract.endswith("We find that $k$ attacks < budgets.")
+    assert paper.tags == ("Machine Learning (cs.LG)", "Cryptography and Security (cs.CR)",
+                          "FOS: Computer and information sciences")
+
+
+def test_csl_from_zotero_names_particles_literal_and_string_dates():
+    rag, other = read_csl(fixture("zotero-csl.json"), "zotero.json")
+    assert rag.origin == "zotero.json:2"
+    assert rag.key == "http://zotero.org/users/1234567/items/ABCD2345"
+    assert rag.authors == ("Bowen Jin", "Jinsung Yoon", "Jiawei Han", "Sercan Ö. Arik")
+    assert rag.date == dt.date(2025, 4, 24)
+    assert rag.tags == ("retrieval", "long context", "RAG")
+    assert rag.links == {"openreview": "oU3tpaR8fm"}
+    assert rag.abstract == "Language models are increasingly used in long-context settings."
+    assert other.origin == "zotero.json:20"
+    assert other.authors == ("The Digest Consortium", "Ludwig van Beethoven", "Vasco da Gama Jr.")
+    assert other.venue == ""  # 'arXiv' is no venue
+    assert other.date is None
+    assert other.dropped == ("DOI '10.1000/bad doi' is not a valid doi id; left out",
+                             "issued [2023, 13] is not a date; left out")
+
+
+def test_csl_wrong_types_are_errors_naming_the_item_line():
+    assert errors_of(read_csl, '[\n{"type": "article", "title": 7}]', "c.json") == [
+        "c.json:2: title must be text, got the number 7"]
+    assert errors_of(read_csl, '{"type": "article", "title": []}', "c.json") == [
+        "c.json:1: the item has no title"]
+    assert errors_of(read_csl, '[{"title": "T"},\n {"title": "U", "author": "Ada"}]',
+                     "c.json") == [
+        "c.json:2: author must be a list of name objects, got 'Ada'"]
+    assert errors_of(read_csl, '[{"title": "T", "author": [{"family": ["Lovelace"]}]}]',
+                     "c.json") == ["c.json:1: author family must be text, got a list"]
