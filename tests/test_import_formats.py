@@ -14,6 +14,7 @@ import pytest
 from generator.importers.arxiv import read_arxiv
 from generator.importers.bibtex import read_bibtex
 from generator.importers.csljson import read_csl
+from generator.importers.formats import MAX_BYTES, UnknownFormat, read_papers
 from generator.importers.openreview import read_openreview, split_venue
 from generator.model.errors import BuildFailed
 
@@ -430,3 +431,81 @@ def test_csl_wrong_types_are_errors_naming_the_item_line():
         "c.json:2: author must be a list of name objects, got 'Ada'"]
     assert errors_of(read_csl, '[{"title": "T", "author": [{"family": ["Lovelace"]}]}]',
                      "c.json") == ["c.json:1: author family must be text, got a list"]
+
+
+# --- Telling the formats apart ----------------------------------------------------------------
+
+@pytest.mark.parametrize("name, first_title", [
+    ("zotero.bib", "Counterfactual Generative Modeling with Variational Causal Inference"),
+    ("traps.bib", "Deep Öptimal Transport for ℓ_1 Costs: Nested Braces Are Fine"),
+    ("arxiv-query.xml", "Promptriever: Instruction-Trained Retrievers Can Be Prompted Like "
+                        "Language Models"),
+    ("openreview-v2.json", "Track-On: Transformer-based Online Point Tracking with Memory"),
+    ("openreview-v1.json", "Towards Scalable Exact Machine Unlearning Using "
+                           "Parameter-Efficient Fine-Tuning"),
+    ("crossref.json", "Variance-Reducing Couplings for Random Features"),
+    ("doi-csl.json", "Adversarial Attacks on Data Attribution"),
+    # the name says one thing, the content another: the content wins
+    ("scholar-export.txt", "Promptriever: Instruction-trained retrievers can be prompted "
+                           "like language models"),
+    ("zotero-export.bib", "Long-Context LLMs Meet RAG: Overcoming Challenges for Long "
+                          "Inputs in RAG"),
+])
+def test_read_papers_tells_the_format_by_content(name, first_title):
+    papers = read_papers(FIXTURES / name)
+    assert papers[0].title == first_title
+    assert papers[0].origin.startswith(f"{name}:")
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_read_papers_sends_a_plain_abstract_list_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, "abstracts.txt", b"ICLR 2025\n\nWe study @things{.\n")
+    with pytest.raises(UnknownFormat) as failed:
+        read_papers(path)
+    assert [str(e) for e in failed.value.errors] == [
+        "abstracts.txt:1: not a BibTeX, arXiv Atom, OpenReview or CSL-JSON file; a plain "
+        "list of abstracts needs --metadata"]
+
+
+def test_read_papers_unknown_json_and_other_xml(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnknownFormat) as failed:
+        read_papers(write(tmp_path, "x.json", b'{"papers": []}'))
+    assert str(failed.value) == ("x.json:1: JSON, but not a BibTeX, arXiv Atom, OpenReview or "
+                                 "CSL-JSON file; a plain list of abstracts needs --metadata")
+    with pytest.raises(UnknownFormat):
+        read_papers(write(tmp_path, "rss.xml", b'<rss version="2.0"><channel/></rss>'))
+    assert read_papers(write(tmp_path, "empty.json", b"[]")) == []
+
+
+def test_read_papers_comments_and_bom_before_bibtex(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = "\ufeff% Encoding: UTF-8\n\n@Article{k, title = {Tést}}".encode("utf-8")
+    [paper] = read_papers(write(tmp_path, "jabref.bib", data))
+    assert (paper.title, paper.origin) == ("Tést", "jabref.bib:3")
+
+
+def test_read_papers_refuses_utf16_bad_utf8_and_huge_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cases = {
+        "utf16.bib": ("@misc{a, title={A}}".encode("utf-16"),
+                      "utf16.bib:1: the file is UTF-16; save it as UTF-8"),
+        "latin1.bib": ("@misc{a,\n title={Müller}}".encode("latin-1"),
+                       "latin1.bib:2: not UTF-8 (byte 0xfc); save the file as UTF-8"),
+    }
+    for name, (data, message) in cases.items():
+        with pytest.raises(BuildFailed) as failed:
+            read_papers(write(tmp_path, name, data))
+        assert str(failed.value) == message
+    huge = tmp_path / "huge.bib"
+    with huge.open("wb") as stream:
+        stream.truncate(MAX_BYTES + 1)
+    with pytest.raises(BuildFailed) as failed:
+        read_papers(huge)
+    assert str(failed.value) == "huge.bib:1: larger than 50 MB; split it into smaller files"
