@@ -192,6 +192,19 @@ def test_bibtex_too_deep_braces_are_an_error_not_a_crash():
         "refs.bib:1: the title of entry 'a': braces nest more than 24 deep"]
 
 
+def test_bibtex_empty_title_is_an_error_and_biblatex_date_is_read():
+    assert bib_errors("@misc{a, title = {{}}}") == [
+        "refs.bib:1: entry 'a' has an empty title; write the title in it"]
+    [paper] = read_bibtex("@misc{a, title = {A}, date = {2024-09}, year = {2023}}", "refs.bib")
+    assert paper.date == dt.date(2024, 9, 1)
+
+
+def test_bibtex_messages_carry_no_terminal_escapes():
+    assert bib_errors("@misc{a,\n  journal = \x1b[31mred\x9b,\n title={T}}") == [
+        "refs.bib:2: field 'journal' of entry 'a': '[31mred' is not defined; add "
+        "@string{[31mred = \"...\"} or put the value in braces"]
+
+
 @pytest.mark.skipif(not NEURIPS.exists(), reason="the shared NeurIPS 2018 data is not here")
 def test_every_real_neurips_2018_bibtex_reads_with_title_and_authors():
     rows = [json.loads(line) for line in gzip.open(NEURIPS, "rt", encoding="utf-8")]
@@ -419,6 +432,16 @@ def test_csl_from_zotero_names_particles_literal_and_string_dates():
     assert other.date is None
     assert other.dropped == ("DOI '10.1000/bad doi' is not a valid doi id; left out",
                              "issued [2023, 13] is not a date; left out")
+
+
+def test_csl_crossref_search_results_are_read_item_by_item():
+    text = ('{"status": "ok", "message": {"total-results": 2, "items": [\n'
+            '  {"title": ["First"], "DOI": "10.1000/one"},\n'
+            '  {"title": ["Second"], "URL": "https://example.org/two.pdf"}]}}')
+    first, second = read_csl(text, "search.json")
+    assert (first.origin, first.links) == ("search.json:2", {"doi": "10.1000/one"})
+    assert (second.origin, second.links) == ("search.json:3",
+                                             {"pdf": "https://example.org/two.pdf"})
 
 
 def test_csl_wrong_types_are_errors_naming_the_item_line():

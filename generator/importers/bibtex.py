@@ -15,7 +15,7 @@ import bibtexparser
 from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 
-from .cleaning import Links, Problems, split_keywords, tex_to_text, unwrap
+from .cleaning import Links, Problems, one_line, split_keywords, tex_to_text, unwrap
 from .incoming import IncomingPaper
 
 # why: bibtexparser also logs each block it cannot parse; we report those as file:line
@@ -150,6 +150,8 @@ def _paper(entry: Entry, fields: dict[str, str], problems: Problems,
             decoded[name] = tex_to_text(fields.get(name, ""))
         except ValueError as err:
             problems.error(line, f"the {name} of entry '{entry.key}': {err}")
+    if decoded.get("title") == "":
+        problems.error(line, f"entry '{entry.key}' has an empty title; write the title in it")
     links = _links(fields)
     date, why = bib_date(fields)
     return IncomingPaper(
@@ -157,7 +159,7 @@ def _paper(entry: Entry, fields: dict[str, str], problems: Problems,
         authors=_authors(fields.get("author", ""), entry.key, line, problems),
         abstract=unwrap(fields.get("abstract", "")),
         venue=_venue(decoded.get("journal", ""), decoded.get("booktitle", "")), date=date,
-        tags=_tags(fields), links=links.found, key=entry.key,
+        tags=_tags(fields), links=links.found, key=one_line(entry.key),
         dropped=tuple(links.dropped + ([why] if why else [])))
 
 
@@ -230,16 +232,16 @@ def bib_date(fields: dict[str, str]) -> tuple[dt.date | None, str]:
     BibTeX gives no day: a year and month is read as the first of that month, a year alone
     as the first of January.
     """
-    if match := re.fullmatch(r"\s*(\d{4})-(\d{2})(?:-(\d{2}))?\s*", fields.get("date", "")):
+    if match := re.fullmatch(r"\s*(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\s*", fields.get("date", "")):
         try:
-            return dt.date(int(match[1]), int(match[2]), int(match[3] or 1)), ""
+            return dt.date(int(match[1]), int(match[2] or 1), int(match[3] or 1)), ""
         except ValueError:
-            return None, f"date '{fields['date']}' is not a real date; left out"
+            return None, f"date '{one_line(fields['date'])}' is not a real date; left out"
     year = fields.get("year", "").strip()
     if not year:
         return None, ""
     if not re.fullmatch(r"\d{4}", year):
-        return None, f"year '{year}' is not a four-digit year; date left out"
+        return None, f"year '{one_line(year)}' is not a four-digit year; date left out"
     return dt.date(int(year), _month(fields.get("month", "")), 1), ""
 
 

@@ -21,6 +21,7 @@ MAX_TEX_DEPTH = 24
 
 _TEX = LatexNodes2Text()  # why: costly to make; stateless between calls
 _SPACES = re.compile(r"\s+")
+_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 _ARXIV_URL = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$",
@@ -41,13 +42,19 @@ class Problems:
         self.errors: list[ContentError] = []
 
     def error(self, line: int, message: str) -> None:
-        """Record one problem at `line` of the file."""
-        self.errors.append(ContentError(self.shown, line, message))
+        """Record one problem at `line` of the file (its text safe for a terminal)."""
+        self.errors.append(ContentError(self.shown, line, terminal_safe(message)))
 
     def raise_if_any(self) -> None:
         """BuildFailed with every problem, if there was one."""
         if self.errors:
             raise BuildFailed(self.errors)
+
+
+def terminal_safe(message: str) -> str:
+    """A message quoting untrusted text, as one line with no control characters: an escape
+    sequence in a title must not reach the curator's terminal as one."""
+    return _SPACES.sub(" ", _TERMINAL_CONTROL.sub("", message)).strip()
 
 
 def one_line(text: str) -> str:

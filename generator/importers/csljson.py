@@ -57,7 +57,7 @@ def _paper(item: Any, line: int, problems: Problems) -> IncomingPaper | None:
         abstract=_abstract(text_value(item.get("abstract"), "abstract", line, problems)),
         venue="" if _PREPRINT.match(container) else container, date=date,
         tags=_keywords(item.get("keyword"), line, problems), links=links.found,
-        key=item["id"] if isinstance(item.get("id"), str) else "",
+        key=one_line(item["id"]) if isinstance(item.get("id"), str) else "",
         dropped=tuple(links.dropped + ([why] if why else [])))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
 from ..content.links import is_http_url
-from .cleaning import checked_id
+from .cleaning import checked_id, terminal_safe
 
 BASE_URLS = {
     "arxiv": "https://export.arxiv.org/api/query",
@@ -92,7 +92,7 @@ def _host(url: str) -> str:
 
 
 def _preview(body: bytes) -> str:
-    return body[:60].decode("utf-8", "replace").strip()
+    return terminal_safe(body[:60].decode("utf-8", "replace"))
 
 
 def _save(path: Path, body: bytes) -> Path:
@@ -153,4 +153,4 @@ def _http_error(host: str, status: int, reason: object, spec: str) -> str:
             429: "too many requests; wait a minute and try again",
             503: "the service is busy or down; wait a minute and try again"}.get(
         status, "try again later, or download the file and run `build.py import FILE`")
-    return f"{host} answered HTTP {status} {reason} for {spec}: {hint}"
+    return terminal_safe(f"{host} answered HTTP {status} {reason} for {spec}: {hint}")

@@ -39,7 +39,7 @@ def openreview_papers(data: Any, text: str, problems: Problems) -> list[Incoming
     path: tuple[str, ...] = ("notes",) if isinstance(data, dict) and "notes" in data else ()
     notes = data["notes"] if path else data
     if not isinstance(notes, (list, dict)):
-        problems.error(1, f"'notes' must be a list of notes, got {type(notes).__name__}")
+        problems.error(1, f"'notes' must be a list of notes, got {describe(notes)}")
         problems.raise_if_any()
     papers = [_paper(note, line, problems) for line, note in entries_with_lines(text, path)]
     problems.raise_if_any()
@@ -82,7 +82,7 @@ def _paper(note: Any, line: int, problems: Problems) -> IncomingPaper | None:
         abstract=unwrap(text_value(get("abstract"), "content.abstract", line, problems)),
         venue=venue, presentation=presentation, date=_date(note, line, problems),
         tags=tuple(dict.fromkeys(filter(None, map(one_line, tags)))), links=links.found,
-        key=forum, dropped=tuple(links.dropped + ([why] if why else [])))
+        key=one_line(forum), dropped=tuple(links.dropped + ([why] if why else [])))
 
 
 def split_venue(venue: str) -> tuple[str, str, str]:
