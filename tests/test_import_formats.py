@@ -142,6 +142,12 @@ def test_bibtex_non_http_url_is_left_out():
     assert paper.dropped == ("url 'javascript:alert(1)' is not an http(s) URL; left out",)
 
 
+def test_bibtex_url_that_urlsplit_cannot_read_is_left_out_not_a_crash():
+    [paper] = read_bibtex("@misc{a, title={A}, url={http://[broken/x.pdf}}", "refs.bib")
+    assert paper.links == {}
+    assert paper.dropped == ("url 'http://[broken/x.pdf' is not an http(s) URL; left out",)
+
+
 def test_bibtex_no_backslash_or_brace_survives_in_title_or_names():
     [paper] = read_bibtex(r"""@misc{a, title = {50% of \textbackslash{}x and \{y\}},
         author = {\"{O}ktem, Ozan and Moreno-Mu\~{n}oz, Pablo}}""", "refs.bib")

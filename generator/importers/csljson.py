@@ -91,7 +91,7 @@ def _issued(item: dict) -> tuple[dt.date | None, str]:
                        else None for p in parts[0][:3]]
             try:
                 return dt.date(numbers[0], *(numbers[1:] + [1, 1])[:2]), ""
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 return None, f"{key} {parts[0]!r:.40} is not a date; left out"
     return None, ""
 
