@@ -36,4 +36,7 @@ class IncomingPaper:
     key: str = ""
     """The source's own name for the entry (a BibTeX key, an OpenReview forum id)."""
     tldr: str = ""
-    """A one-line summary, when the source has one (an abstract list's metadata)."""
+    """A one-line summary, when the source has one (an abstract list's metadata, OpenReview's TL;DR)."""
+    dropped: tuple[str, ...] = ()
+    """What the reader left out and why ("doi '10.1/x y' is not a valid doi id; left out"),
+    so the import report can show the curator what the source said but the digest won't."""

@@ -1,0 +1,175 @@
+"""What every format reader does to untrusted values: plain text, checked ids, http(s) links.
+
+Nothing a source file says is trusted: text stays text (the site escapes it), control
+characters go, ids must be ids, links must be http(s). A value that fails is left out
+and the reason kept for the import report (IncomingPaper.dropped).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+from ..content.fields import FORBIDDEN
+from ..content.links import is_http_url, resolve
+from ..model.errors import BuildFailed, ContentError
+
+MAX_TEX_DEPTH = 24
+"""Deeper brace nesting in a title or name is refused: the TeX decoder recurses on it."""
+
+_TEX = LatexNodes2Text()  # why: costly to make; stateless between calls
+_SPACES = re.compile(r"\s+")
+_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+_ARXIV_URL = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$",
+                        re.I)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.I)
+_OPENREVIEW_URL = re.compile(r"^https?://(?:www\.)?openreview\.net/(?:forum|pdf)\?id=([^&#]+)",
+                             re.I)
+_DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(.+)$", re.I)
+_CODE_HOSTS = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/", re.I)
+_VERSION = re.compile(r"v\d+$")
+
+
+class Problems:
+    """The errors found in one file, raised together once the whole file is read."""
+
+    def __init__(self, shown: str):
+        self.shown = shown
+        self.errors: list[ContentError] = []
+
+    def error(self, line: int, message: str) -> None:
+        """Record one problem at `line` of the file (its text safe for a terminal)."""
+        self.errors.append(ContentError(self.shown, line, terminal_safe(message)))
+
+    def raise_if_any(self) -> None:
+        """BuildFailed with every problem, if there was one."""
+        if self.errors:
+            raise BuildFailed(self.errors)
+
+
+def terminal_safe(message: str) -> str:
+    """A message quoting untrusted text, as one line with no control characters: an escape
+    sequence in a title must not reach the curator's terminal as one."""
+    return _SPACES.sub(" ", _TERMINAL_CONTROL.sub("", message)).strip()
+
+
+def one_line(text: str) -> str:
+    """A title, name or venue: control characters gone, every run of whitespace one space."""
+    return _SPACES.sub(" ", FORBIDDEN.sub("", text)).strip()
+
+
+def unwrap(text: str) -> str:
+    """An abstract with its hard line breaks joined: paragraphs (a blank line between) kept,
+    every other run of whitespace one space; LaTeX and everything else kept as written."""
+    text = FORBIDDEN.sub("", text.replace("\r\n", "\n"))
+    paragraphs = _PARAGRAPH.split(text.strip())
+    return "\n\n".join(p for p in (_SPACES.sub(" ", p).strip() for p in paragraphs) if p)
+
+
+def tex_to_text(tex: str) -> str:
+    """Plain Unicode for a TeX title, name or venue: '{\\"O}ptimal {GANs}' -> 'Öptimal GANs'.
+
+    Raises ValueError when braces nest too deep to decode. No backslash or brace
+    survives: a literal one ('\\textbackslash', '\\{') means nothing in a plain title.
+    """
+    if _depth(tex) > MAX_TEX_DEPTH:
+        raise ValueError(f"braces nest more than {MAX_TEX_DEPTH} deep")
+    # why: a bare % starts a TeX comment, but Scholar writes '5% faster' unescaped
+    escaped = _BARE_PERCENT.sub(r"\\%", tex)
+    try:
+        text = _TEX.latex_to_text(escaped)
+    except (IndexError, KeyError, ValueError):
+        # why: pylatexenc fails on a few macros (`\href{url}{text}`); dropping the macro
+        # names and keeping their arguments' text is what a reader of the title needs
+        text = re.sub(r"\\[A-Za-z]+\*?\s*|\\(?=[^A-Za-z])", "", tex)
+    return one_line(re.sub(r"[\\{}]", "", text))
+
+
+def _depth(tex: str) -> int:
+    deepest = depth = 0
+    for char in tex:
+        if char in "{}":
+            depth += 1 if char == "{" else -1
+            deepest = max(deepest, depth)
+    return deepest
+
+
+def split_keywords(text: str) -> tuple[str, ...]:
+    """'GANs; causal inference, robustness' -> ('GANs', 'causal inference', 'robustness')."""
+    return tuple(dict.fromkeys(k for k in (one_line(part) for part in re.split(r"[,;]", text)) if k))
+
+
+@dataclass
+class Links:
+    """A paper's links as a reader finds them, each checked before it is kept."""
+
+    found: dict[str, str] = field(default_factory=dict)
+    dropped: list[str] = field(default_factory=list)
+
+    def add_id(self, kind: str, value: str, source: str) -> None:
+        """Keep `value` as the paper's `kind` id if it is a valid one; the first one wins."""
+        bare = _VERSION.sub("", value.strip()) if kind == "arxiv" else value.strip()
+        if not checked_id(kind, bare):
+            self.dropped.append(f"{source} '{one_line(value)}' is not a valid {kind} id; left out")
+        elif kind not in self.found:
+            self.found[kind] = bare
+
+    def add_url(self, url: str, source: str, kind: str = "") -> None:
+        """Keep an http(s) URL as `kind`; with no kind given, arXiv, OpenReview and DOI URLs as
+        their ids, a code host's as 'code', a .pdf as 'pdf', anything else as 'project'."""
+        url = url.strip()
+        if not http_url(url):
+            self.dropped.append(f"{source} '{one_line(url)}' is not an http(s) URL; left out")
+            return
+        if not kind and _DOI_URL.match(url):
+            self.add_doi(url, source)
+            return
+        for id_kind, pattern in (("arxiv", _ARXIV_URL), ("openreview", _OPENREVIEW_URL)):
+            if not kind and (match := pattern.match(url)):
+                self.add_id(id_kind, match.group(1), source)
+                return
+        kind = kind or ("code" if _CODE_HOSTS.match(url) else
+                        "pdf" if url.lower().split("?")[0].endswith(".pdf") else "project")
+        self.found.setdefault(kind, url)
+
+    def add_paper_url(self, url: str, source: str) -> None:
+        """A reference's own `url`; next to a DOI, arXiv or OpenReview id a URL that is no
+        PDF or code is almost surely the paper's landing page (Zotero writes the
+        publisher's), not a project page, so it is left out then."""
+        known = {"doi", "arxiv", "openreview"} & set(self.found)
+        self.add_url(url, source)
+        if known and "project" in self.found:
+            self.dropped.append(f"{source} '{self.found.pop('project')}' is most likely the "
+                                "paper's landing page; left out")
+
+    def add_doi(self, value: str, source: str) -> None:
+        """A DOI, written bare or as a doi.org URL; arXiv's own DOIs give the arXiv id instead."""
+        value = value.strip()
+        if match := _DOI_URL.match(value):
+            value = match.group(1)
+        if match := _ARXIV_DOI.match(value):
+            # why: 10.48550/arXiv.X names the arXiv preprint; a DOI link would repeat it
+            self.add_id("arxiv", match.group(1), source)
+        else:
+            self.add_id("doi", value, source)
+
+
+def checked_id(kind: str, value: str) -> bool:
+    """True when `value` is an id of `kind` as a content file's `links:` accepts it."""
+    try:
+        return resolve(kind, value)[1] == value
+    except ValueError:  # why: a LinkProblem, or urlsplit's on 'http://[' (see http_url)
+        return False
+
+
+def http_url(value: str) -> bool:
+    """content.links.is_http_url, but False where urlsplit raises ('http://[x' is read as a
+    broken IPv6 address and raises ValueError instead of answering)."""
+    try:
+        return is_http_url(value)
+    except ValueError:
+        return False

@@ -1,0 +1,124 @@
+"""CSL-JSON to IncomingPaper: Zotero's export (a list), doi.org's content negotiation (one
+object) and Crossref's API (`{"message": {...}}`, or `{"message": {"items": [...]}}`).
+
+Choices: the date is `issued` (Crossref's `published` when `issued` is missing), its
+missing month or day read as the first; an 'arXiv' container is no venue; `keyword`
+(comma separated) gives tags, Crossref's journal-wide `subject` does not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import re
+from typing import Any
+
+from ..content.fields import describe
+from .cleaning import Links, Problems, one_line, split_keywords, unwrap
+from .incoming import IncomingPaper
+from .jsonitems import entries_with_lines, load_json, text_list, text_value
+
+_PREPRINT = re.compile(r"^\s*(?:arxiv|corr|biorxiv|medrxiv|ssrn)\b", re.I)
+_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+
+
+def read_csl(text: str, shown: str) -> list[IncomingPaper]:
+    """Every item of a CSL-JSON file, in file order."""
+    problems = Problems(shown)
+    return csl_papers(load_json(text, problems), text, problems)
+
+
+def csl_papers(data: Any, text: str, problems: Problems) -> list[IncomingPaper]:
+    """Papers from the decoded `data` of `text`: a list, one item, or Crossref's wrapper."""
+    path: tuple[str, ...] = ()
+    if isinstance(data, dict) and isinstance(data.get("message"), dict):
+        path = ("message", "items") if isinstance(data["message"].get("items"), list) \
+            else ("message",)
+    papers = [_paper(item, line, problems) for line, item in entries_with_lines(text, path)]
+    problems.raise_if_any()
+    return [paper for paper in papers if paper]
+
+
+def _paper(item: Any, line: int, problems: Problems) -> IncomingPaper | None:
+    if not isinstance(item, dict):
+        problems.error(line, f"a CSL item must be an object, got {describe(item)}")
+        return None
+    if not item.get("title"):
+        problems.error(line, "the item has no title")
+        return None
+    title = one_line(_first(item["title"], "title", line, problems))
+    if not title:
+        return None
+    links = _links(item, line, problems)
+    container = one_line(_first(item.get("container-title"), "container-title", line, problems))
+    date, why = _issued(item)
+    return IncomingPaper(
+        origin=f"{problems.shown}:{line}", title=title, authors=_authors(item, line, problems),
+        abstract=_abstract(text_value(item.get("abstract"), "abstract", line, problems)),
+        venue="" if _PREPRINT.match(container) else container, date=date,
+        tags=_keywords(item.get("keyword"), line, problems), links=links.found,
+        key=one_line(item["id"]) if isinstance(item.get("id"), str) else "",
+        dropped=tuple(links.dropped + ([why] if why else [])))
+
+
+def _first(value: Any, what: str, line: int, problems: Problems) -> str:
+    """A string, or the first of a list of strings (Crossref's titles are lists)."""
+    if isinstance(value, list):
+        return next(iter(text_list(value, what, line, problems)), "")
+    return text_value(value, what, line, problems)
+
+
+def _authors(item: dict, line: int, problems: Problems) -> tuple[str, ...]:
+    """'given family' (with particles and suffix), or an institution's `literal` name."""
+    people = item.get("author") or []
+    if not isinstance(people, list) or not all(isinstance(p, dict) for p in people):
+        problems.error(line, f"author must be a list of name objects, got {describe(people)}")
+        return ()
+    names = []
+    for person in people:
+        parts = [text_value(person.get(k), f"author {k}", line, problems) for k in _NAME_PARTS]
+        literal = text_value(person.get("literal"), "author literal", line, problems)
+        names.append(one_line(" ".join(parts) if any(parts) else literal))
+    return tuple(name for name in names if name)
+
+
+def _issued(item: dict) -> tuple[dt.date | None, str]:
+    """(date, why not) from `issued` (or Crossref's `published`) date-parts [[y, m, d]]."""
+    for key in ("issued", "published", "published-print", "published-online"):
+        parts = item.get(key, {}).get("date-parts") if isinstance(item.get(key), dict) else None
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            numbers = [int(p) if isinstance(p, int) or (isinstance(p, str) and p.isdigit())
+                       else None for p in parts[0][:3]]
+            try:
+                return dt.date(numbers[0], *(numbers[1:] + [1, 1])[:2]), ""
+            except (TypeError, ValueError, OverflowError):
+                return None, f"{key} {parts[0]!r:.40} is not a date; left out"
+    return None, ""
+
+
+def _abstract(text: str) -> str:
+    """The abstract's text; Crossref's JATS XML (`<jats:p>…`) loses its tags, keeps its LaTeX."""
+    if "<jats:" not in text:
+        return unwrap(text)
+    text = re.sub(r"<jats:title>.*?</jats:title>", "", text, flags=re.S)
+    text = re.sub(r"</jats:p>", "\n\n", text)
+    # why: JATS is XML, so every literal '<' in it is written &lt; and every '<' is a tag
+    return unwrap(html.unescape(re.sub(r"<[^>]*>", "", text)))
+
+
+def _keywords(value: Any, line: int, problems: Problems) -> tuple[str, ...]:
+    """CSL's `keyword` is one comma-separated string; a list of strings is taken too."""
+    if isinstance(value, list):
+        return split_keywords(",".join(text_list(value, "keyword", line, problems)))
+    return split_keywords(text_value(value, "keyword", line, problems))
+
+
+def _links(item: dict, line: int, problems: Problems) -> Links:
+    links = Links()
+    doi = text_value(item.get("DOI"), "DOI", line, problems)
+    if doi:
+        links.add_doi(doi, "DOI")
+    url = text_value(item.get("URL"), "URL", line, problems)
+    if url:
+        links.add_paper_url(url, "URL")
+    return links
