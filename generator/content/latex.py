@@ -64,18 +64,23 @@ class Reading:
     unclosed_dollars: int = 0
     """`$` signs without a partner, whose math was closed at the paragraph's end or the prose."""
 
-    def warnings(self, field: str) -> list[str]:
-        """What a curator should check, in words; `field` names where ('abstract', 'title')."""
-        found = []
-        if self.unknown_macros:
-            many = len(self.unknown_macros) > 1
-            found.append(f"unknown LaTeX macro{'s' * many} {', '.join(self.unknown_macros)} "
-                         f"shown as {'their names' if many else 'its name'}")
-        if self.unclosed_dollars:
-            found.append(f"{self.unclosed_dollars} unbalanced $ in the {field}: the math it opens "
-                         "was closed at the end of the paragraph or before the text that follows; "
-                         "pair the $ signs")
-        return found
+
+def latex_findings(readings: dict[str, Reading]) -> list[tuple[str, str]]:
+    """What a curator should check in one paper, as (field, message): one message naming every
+    macro guessed in any field (at the first field with one), one per field with unbalanced `$`."""
+    unknown = sorted({name for reading in readings.values() for name in reading.unknown_macros})
+    found = []
+    if unknown:
+        field = next(field for field, reading in readings.items() if reading.unknown_macros)
+        many = len(unknown) > 1
+        found.append((field, f"unknown LaTeX macro{'s' * many} {', '.join(unknown)} shown as "
+                             f"{'their names' if many else 'its name'}"))
+    for field, reading in readings.items():
+        if reading.unclosed_dollars:
+            found.append((field, f"{reading.unclosed_dollars} unbalanced $ in the {field}: the "
+                                 "math it opens was closed at the end of the paragraph or before "
+                                 "the text that follows; pair the $ signs"))
+    return found
 
 
 def read_abstract(text: str) -> Reading:
