@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import generator.content.latexmath as latexmath_module
-from generator.content.latex import (abstract_to_html, abstract_to_text, read_abstract, read_title,
-                                    render_abstract)
+from generator.content.latex import (abstract_to_html, abstract_to_text, latex_findings, read_abstract,
+                                    read_title, render_abstract)
 
 DATA = Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'iclr2025-abstracts.txt'
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
@@ -452,10 +452,11 @@ def test_author_macros_are_guessed_or_named_and_noted(src, text, unknown):
     assert not re.search(r'\\[A-Za-z]', re.sub('<[^>]+>', '', reading.html))
 
 
-def test_unknown_macro_warning_names_them():
-    reading = read_abstract(r'$\otilde(1/\gap^2)$')
-    assert reading.warnings('abstract') == [r'unknown LaTeX macros \gap, \otilde shown as their names']
-    assert read_abstract(r'$\gap$').warnings('abstract') == [r'unknown LaTeX macro \gap shown as its name']
+def test_unknown_macro_warning_names_them_once_for_all_fields():
+    readings = {'title': read_title(r'Faster $\otilde$'), 'abstract': read_abstract(r'$\otilde(1/\gap^2)$')}
+    assert latex_findings(readings) == [('title', r'unknown LaTeX macros \gap, \otilde shown as their names')]
+    assert latex_findings({'abstract': read_abstract(r'$\gap$')}) == [
+        ('abstract', r'unknown LaTeX macro \gap shown as its name')]
 
 
 def test_unclosed_dollar_is_closed_at_the_end_of_the_paragraph():
@@ -463,7 +464,7 @@ def test_unclosed_dollar_is_closed_at_the_end_of_the_paragraph():
     assert reading.html == (f'<p>than the ambient dimension, i.e., {MATH}<mrow><mi>m</mi></mrow></math></p>\n'
                             f'<p>Next paragraph {MATH}<mrow><mi>x</mi></mrow></math>.</p>')
     assert reading.unclosed_dollars == 1
-    assert reading.warnings('abstract')[0].startswith('1 unbalanced $ in the abstract')
+    assert latex_findings({'abstract': reading})[0][1].startswith('1 unbalanced $ in the abstract')
 
 
 def test_math_with_a_lost_dollar_ends_before_the_prose_it_would_swallow():
