@@ -23,6 +23,9 @@ LIMIT = 2.0
 CASES = {"{": (render_abstract, "{"), "${": (render_abstract, "${"),
          "\\(": (render_abstract, "\\("), "\\textbf{": (render_abstract, "\\textbf{"),
          "mixed": (render_abstract, "{\\em ${\\("),
+         "{\\it": (render_abstract, "{\\it "), "\\cite[": (render_abstract, "\\cite["),
+         "$\\norm{": (render_abstract, "$\\norm{"),
+         "stray $": (render_abstract, "$a regret bound where "),
          "notes [": (notes_to_html, "["), "notes ![": (notes_to_html, "!["),
          "notes [a](": (notes_to_html, "[a](")}
 

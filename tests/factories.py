@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from generator.content.latex import read_title
 from generator.model.records import Paper, Site, SiteConfig, Tag, Theme
 
 REPO = Path(__file__).resolve().parent.parent
@@ -56,6 +57,9 @@ def make_paper(slug: str = "a-paper", **overrides: object) -> Paper:
         "authors": ("Ada Lovelace",), "date": dt.date(2025, 4, 24), "abstract": "We study things.",
         "abstract_html": "<p>We study things.</p>", "abstract_text": "We study things.",
     }
+    title = str(overrides.get("title", values["title"]))
+    reading = read_title(title)
+    values.update(title_html=reading.html, title_text=reading.text)
     if "tags" in overrides:
         overrides["tags"] = tuple(Tag(t, t.lower().replace(" ", "-")) for t in overrides["tags"])
     values.update(overrides)

@@ -109,3 +109,14 @@ def test_the_sites_citation_keys_are_assigned_across_all_its_papers():
               make_paper("y", title="Deep Nets", date=dt.date(2025, 2, 1))]
     assert make_site(papers).cite_keys == assign_keys(papers) == {
         "x": "lovelace2025deep", "y": "lovelace2025deepb"}
+
+
+def test_title_written_in_tex_is_kept_as_written():
+    paper = make_paper("x", title=r"$\ell_1$-regression with Heavy-tailed Distributions & more")
+    entry = bibtex_entry(paper, "zhang2018", "https://example.org/x/")
+    assert r"title = {{$\ell_1$-regression with Heavy-tailed Distributions \& more}}," in entry
+
+
+def test_title_with_an_unpaired_dollar_is_escaped_as_text():
+    entry = bibtex_entry(make_paper("x", title=r"Costs $5 and \alpha"), "k", "https://example.org/x/")
+    assert r"title = {{Costs \$5 and \textbackslash{}alpha}}," in entry

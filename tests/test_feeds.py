@@ -98,7 +98,7 @@ def test_feed_escapes_markup_once():
 
 def test_feed_drops_control_characters_xml_cannot_carry():
     site = make_site([make_paper("x", title="Bell \x07 and tab\x0b")])
-    assert parsed(feed_file(site).made().data).entries[0].title == "Bell  and tab"
+    assert parsed(feed_file(site).made().data).entries[0].title == "Bell and tab"
 
 
 def test_every_tag_gets_a_feed_of_its_papers_with_its_own_links():

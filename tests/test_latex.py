@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import generator.content.latex as latex_module
-from generator.content.latex import abstract_to_html, abstract_to_text, render_abstract
+import generator.content.latexmath as latexmath_module
+from generator.content.latex import (abstract_to_html, abstract_to_text, latex_findings, read_abstract,
+                                    read_title, render_abstract)
 
 DATA = Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'iclr2025-abstracts.txt'
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
@@ -155,8 +156,10 @@ def test_text_drops_formatting_and_resolves_escapes():
     assert abstract_to_text(r"\textit{a} \& \texttt{b}~c ``d''") == 'a & b c “d”'
 
 
-def test_html_keeps_unknown_macro_visible():
-    assert abstract_to_html(r'see \foo{bar} <now>') == r'<p>see \foobar &lt;now&gt;</p>'
+def test_html_shows_unknown_macro_as_its_name_and_notes_it():
+    reading = read_abstract(r'see \foo{bar} <now>')
+    assert reading.html == '<p>see foobar &lt;now&gt;</p>'
+    assert reading.unknown_macros == ('\\foo',)
 
 
 def test_text_drops_backslash_of_unknown_macro():
@@ -199,7 +202,7 @@ def test_html_renders_display_and_paren_math():
     out = abstract_to_html(r'$$\frac{a}{b}$$ and \(x_i\) and \[y\]')
     assert out.count('display="block"') == 2
     assert '<mfrac>' in out and '<msub><mi>x</mi><mi>i</mi></msub>' in out
-    assert abstract_to_text(r'$$\frac{a}{b}$$ and \(x_i\)') == 'a/b and x_i'
+    assert abstract_to_text(r'$$\frac{a}{b}$$ and \(x_i\)') == 'a/b and xᵢ'
 
 
 def test_html_falls_back_to_code_when_latex2mathml_fails():
@@ -323,7 +326,7 @@ def test_the_quick_text_helpers_give_what_their_regex_substitutions_give(seed):
 @pytest.mark.parametrize("src", ["{" * 100_000, "${" * 50_000, "\\(" * 50_000, "{\\em ${\\(" * 15_000,
                                  "\\textbf{" * 12_500])
 def test_an_unbalanced_abstract_of_100_kb_is_read_in_linear_work(src, monkeypatch):
-    scanned, real = [], latex_module._scan
+    scanned, real = [], latexmath_module.scan
 
     def counting(s, i, closer, budget=None):
         before = budget.left if budget else 0
@@ -331,7 +334,7 @@ def test_an_unbalanced_abstract_of_100_kb_is_read_in_linear_work(src, monkeypatc
         scanned.append(before - budget.left if budget else 0)  # what the scan read
         return j
 
-    monkeypatch.setattr(latex_module, "_scan", counting)
+    monkeypatch.setattr(latexmath_module, "scan", counting)
     html, _ = render_abstract(src)
     # why: before the budget, every opener scanned to the end: ~n²/2 characters (~400 s)
     assert sum(scanned) <= 21 * len(src) + 10_000
@@ -342,3 +345,143 @@ def test_a_real_abstract_is_read_whole_however_many_groups_it_has():
     src = " ".join(f"Term {n} is $x_{{{n}}}$ in {{\\em group {n}}}." for n in range(400))
     html, text = render_abstract(src)
     assert "{" not in text and "$" not in text and "group 399" in text
+
+
+# ---- real NeurIPS 2018 titles and abstracts: what a reader sees, never a backslash
+
+MI = '<mi mathvariant="normal">'
+
+
+def test_title_math_renders_as_mathml_and_plain_unicode():
+    reading = read_title(r'$\ell_1$-regression with Heavy-tailed Distributions')
+    assert reading.html == (f'{MATH}<mrow><msub><mi>ℓ</mi><mn>1</mn></msub></mrow></math>'
+                            '-regression with Heavy-tailed Distributions')
+    assert reading.text == 'ℓ₁-regression with Heavy-tailed Distributions'
+
+
+@pytest.mark.parametrize('title, text', [
+    (r'Streaming Kernel PCA with $\tilde{O}(\sqrt{n})$ Random Features',
+     'Streaming Kernel PCA with Õ(√n) Random Features'),
+    (r'Distributed $k$-Clustering for Data with Heavy Noise',
+     'Distributed k-Clustering for Data with Heavy Noise'),
+    (r'Revisiting $(\epsilon, \gamma, \tau)$-similarity learning for domain adaptation',
+     'Revisiting (ϵ, γ, τ)-similarity learning for domain adaptation'),
+    (r'Thwarting Adversarial Examples: An $L_0$-Robust Sparse Fourier Transform',
+     'Thwarting Adversarial Examples: An L₀-Robust Sparse Fourier Transform'),
+    ('稀疏注意力的 $k$ 近邻', '稀疏注意力的 k 近邻'),
+])
+def test_title_plain_text(title, text):
+    assert read_title(title).text == text
+
+
+def test_title_has_no_paragraph_and_no_links():
+    assert read_title('See https://x.org and \\url{https://y.org}').html == (
+        'See https://x.org and https://y.org')
+
+
+@pytest.mark.parametrize('src, expected', [
+    (r'fully specified {\it a priori}, which', 'fully specified <em>a priori</em>, which'),
+    (r'also known as {\em the hashing trick}, was', 'also known as <em>the hashing trick</em>, was'),
+    (r'provide some {\it \textbf{physics}} insights', 'provide some <em><strong>physics</strong></em> insights'),
+    (r'{\bf 1}\{y\} and {\sc Lin} and {\tt code}',
+     '<strong>1</strong>{y} and <span class="smallcaps">Lin</span> and <code>code</code>'),
+    (r'stochastic {\underline b}andits', 'stochastic <u>b</u>andits'),
+])
+def test_old_font_switches_render_as_their_modern_forms(src, expected):
+    assert abstract_to_html(src) == f'<p>{expected}</p>'
+
+
+@pytest.mark.parametrize('src, expected', [
+    (r'the recent works of \cite{zaslavskiy2009path,Vestner2017} we',
+     'the recent works of [Zaslavskiy 2009; Vestner 2017] we'),
+    (r'Gradient Principle~\citep{Griewank:2008:EDP:1455489} --- the',
+     'Gradient Principle [Griewank 2008] — the'),
+    (r'proposed in Blum et al.~\cite{BHPQ17}, in which', 'proposed in Blum et al. [citation], in which'),
+    (r'on \FW \cite{AW17,ALLW18}.', 'on FW [2 citations].'),
+    (r'\citet[see][p.~3]{Reid2015,RS13}', '[Reid 2015; and 1 more]'),
+])
+def test_citations_show_authors_and_years_the_keys_show(src, expected):
+    assert abstract_to_text(src) == expected
+
+
+def test_no_break_space_stays_in_html():
+    assert abstract_to_html(r'Blum et al.~\cite{BHPQ17}') == (
+        '<p>Blum et al.\u00a0<span class="cite">[citation]</span></p>')
+
+
+def test_citation_html_is_an_unlinked_span():
+    assert abstract_to_html(r'see \cite{Vestner2017}') == (
+        '<p>see <span class="cite">[Vestner 2017]</span></p>')
+
+
+@pytest.mark.parametrize('src, expected', [
+    (r'matching polytopes (\eg, doubly stochastic', 'matching polytopes (e.g., doubly stochastic'),
+    (r'\ie the mean \wrt the data, Smith \etal', 'i.e. the mean w.r.t. the data, Smith et al.'),
+    (r'for any $\epsilon$ and \epsilon, \delta and \Omega', 'for any ϵ and ϵ, δ and Ω'),
+    (r'satisfied Polyak-\L{}ojasiewicz condition', 'satisfied Polyak-Łojasiewicz condition'),
+    (r'e.g. Polyak-\L ojasiewicz and Erd\H{o}s and G\"odel and \'{e}t\'e',
+     'e.g. Polyak-Łojasiewicz and Erdős and Gödel and été'),
+    (r'the output of \SI{1}{\metre} long', 'the output of 1 metre long'),
+    (r'We show that \begin{itemize} \item Provided the chain', 'We show that • Provided the chain'),
+    (r'a minimizer\footnote{Following \citet{raginsky2017non}, it is}.',
+     'a minimizer (Following [Raginsky 2017], it is).'),
+    (r'estimator with n\sqrt{\log n} samples', 'estimator with n√(log n) samples'),
+])
+def test_text_spells_out_abbreviations_symbols_and_letters(src, expected):
+    assert abstract_to_text(src) == expected
+
+
+def test_unknown_math_macros_become_upright_names_or_best_guesses():
+    reading = read_abstract(r'in time $\otilde(nd + r(s + \sqrt{r s}) / \gap^2)$')
+    assert reading.unknown_macros == ('\\gap', '\\otilde')
+    assert f'<msup>{MI}gap</mi><mn>2</mn></msup>' in reading.html
+    assert '<mover><mrow><mi>O</mi></mrow><mo stretchy="false">~</mo></mover>' in reading.html
+    assert reading.text == 'in time Õ(nd + r(s + √(r s)) / gap²)'
+
+
+@pytest.mark.parametrize('src, text, unknown', [
+    (r'regret $\tlO(\sqrt{H^3 SAT})$', 'regret Õ(√(H³ SAT))', ('\\tlO',)),
+    (r'point $\x$ such that', 'point 𝐱 such that', ('\\x',)),
+    (r'matrix $\mat{A} \in \R^{n \times d}$', 'matrix 𝐀 ∈ ℝ^n × d', ('\\R', '\\mat')),
+    (r'$y_0 \in \Rn$ and $\norm{F-f}_{\infty}$', 'y₀ ∈ ℝⁿ and ‖F-f‖_∞', ('\\Rn', '\\norm')),
+    (r'we modify \libjpeg to produce', 'we modify libjpeg to produce', ('\\libjpeg',)),
+])
+def test_author_macros_are_guessed_or_named_and_noted(src, text, unknown):
+    reading = read_abstract(src)
+    assert (reading.text, reading.unknown_macros) == (text, unknown)
+    assert not re.search(r'\\[A-Za-z]', re.sub('<[^>]+>', '', reading.html))
+
+
+def test_unknown_macro_warning_names_them_once_for_all_fields():
+    readings = {'title': read_title(r'Faster $\otilde$'), 'abstract': read_abstract(r'$\otilde(1/\gap^2)$')}
+    assert latex_findings(readings) == [('title', r'unknown LaTeX macros \gap, \otilde shown as their names')]
+    assert latex_findings({'abstract': read_abstract(r'$\gap$')}) == [
+        ('abstract', r'unknown LaTeX macro \gap shown as its name')]
+
+
+def test_unclosed_dollar_is_closed_at_the_end_of_the_paragraph():
+    reading = read_abstract('than the ambient dimension, i.e., $m\n\nNext paragraph $x$.')
+    assert reading.html == (f'<p>than the ambient dimension, i.e., {MATH}<mrow><mi>m</mi></mrow></math></p>\n'
+                            f'<p>Next paragraph {MATH}<mrow><mi>x</mi></mrow></math>.</p>')
+    assert reading.unclosed_dollars == 1
+    assert latex_findings({'abstract': reading})[0][1].startswith('1 unbalanced $ in the abstract')
+
+
+def test_math_with_a_lost_dollar_ends_before_the_prose_it_would_swallow():
+    src = (r'we derive a $O(D^c \sqrt{\Gamma^c S^c A T}) regret bound, where $D^c$ is the '
+           r'diameter, and $A$ actions.')
+    reading = read_abstract(src)
+    assert reading.text == 'we derive a O(D^c √(Γ^c S^c A T)) regret bound, where D^c is the diameter, and A actions.'
+    assert reading.unclosed_dollars == 1
+
+
+def test_math_with_unbalanced_braces_ends_at_its_dollar():
+    reading = read_abstract(r'error of $\epsilon$ is $\widetilde{O(m/\epsilon^2)$, whereas $\Omega(d)$ samples')
+    assert reading.text == 'error of ϵ is O(m/ϵ²), whereas Ω(d) samples'
+    assert reading.unclosed_dollars == 0
+
+
+def test_display_math_environment_outside_dollars():
+    out = abstract_to_html(r'then \begin{equation*}\Pr[x] \geq 1-\delta\end{equation*} holds')
+    assert out.startswith('<p>then <math xmlns="http://www.w3.org/1998/Math/MathML" display="block">')
+    assert out.endswith('</math> holds</p>')

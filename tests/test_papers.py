@@ -180,3 +180,43 @@ def test_a_control_character_in_the_notes_is_an_error_at_its_line():
                         b"Fine notes.\nA pasted \x0c form feed.\n")
     [error] = check_file(source).errors
     assert (error.line, "U+000C" in error.message) == (8, True)
+
+
+def test_check_reads_the_title_as_latex(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(
+        title=r"Streaming Kernel PCA with $\tilde{O}(\sqrt{n})$ Random Features"))
+    assert paper.title == r"Streaming Kernel PCA with $\tilde{O}(\sqrt{n})$ Random Features"
+    assert paper.title_text == "Streaming Kernel PCA with Õ(√n) Random Features"
+    assert paper.title_html.startswith("Streaming Kernel PCA with <math ")
+
+
+def test_check_keeps_chinese_titles(tmp_path):
+    [paper] = papers_from(tmp_path, x=paper_source(title="大语言模型的 $k$ 近邻检索"))
+    assert paper.title_text == "大语言模型的 k 近邻检索"
+
+
+def test_check_warns_once_per_paper_about_unknown_macros_with_file_and_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_content(tmp_path, {"x": paper_source(
+        title=r"Faster $\otilde$ bounds", abstract=r"In $\otilde(nd / \gap^2)$ time, costs $5.")})
+    checked = check_file(SourceFile(Path("content/papers/x.md"),
+                                    Path("content/papers/x.md").read_bytes()))
+    assert checked.ok()
+    assert [str(w) for w in checked.warnings] == [
+        r"content/papers/x.md:2: unknown LaTeX macros \gap, \otilde shown as their names"]
+
+
+def test_check_warns_about_an_unbalanced_dollar_in_the_abstract(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_content(tmp_path, {"x": paper_source(abstract="smaller than the dimension, i.e., $m")})
+    source = Path("content/papers/x.md")
+    [warning] = check_file(SourceFile(source, source.read_bytes())).warnings
+    assert (warning.path, warning.line) == ("content/papers/x.md", 6)  # the abstract's line
+    assert warning.message.startswith("1 unbalanced $ in the abstract: the math it opens was closed")
+
+
+def test_check_has_no_warnings_for_plain_latex(tmp_path):
+    [checked] = [check_file(SourceFile(p, p.read_bytes())) for p in sorted(
+        (write_content(tmp_path, {"x": paper_source(abstract=r"{\it a priori} $\ell_1$ \cite{a2019}")})
+         / "papers").glob("*.md"))]
+    assert checked.warnings == ()

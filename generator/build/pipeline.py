@@ -84,6 +84,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             return done
         checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
                             workers=workers)
+        for warning in sorted(warning for c in checked for warning in c.warnings):
+            timer.report(f"  warning: {warning}")
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         site = build_site(papers, config, updated_time(papers, os.environ))
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "

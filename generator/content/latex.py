@@ -1,15 +1,23 @@
-"""Render paper abstracts (plain text with inline LaTeX) to safe HTML and to clean plain text."""
+"""Read paper abstracts and titles (plain text with inline LaTeX) into safe HTML and clean plain
+text, noting what had to be guessed: a reader never sees a backslash macro or a stray dollar."""
+from __future__ import annotations
+
+import bisect
 import html
 import itertools
 import re
+import unicodedata
+from dataclasses import dataclass
 
-from latex2mathml.converter import convert_to_element
-from pylatexenc.latex2text import LatexNodes2Text
-from pylatexenc.latexwalker import get_default_latex_context_db
+from . import latexmath
+from .latexmath import Budget, guess_macros, math_html, math_text
+from .latexwords import (ABBREVIATIONS, ACCENTS, CITATIONS, FONT_SWITCHES, KNOWN_IN_MATH,
+                         MATH_ENVIRONMENTS, MATH_WITH_ARGUMENTS, TEXT_LETTERS, TEXT_SYMBOLS,
+                         citation_label, text_symbol)
 
 _MAX_DEPTH = 24  # why: bounds recursion on pathological nesting like "{{{{…" or "$\text{$\text{…"
 
-# macro name -> opening HTML tag ('' = no tag); every one takes one brace argument
+# macro name -> opening HTML tag ('' = no tag); every one takes one argument
 _FORMAT = {
     'textbf': 'strong', 'mathbf': 'strong', 'textit': 'em', 'emph': 'em', 'textsl': 'em',
     'texttt': 'code', 'underline': 'u', 'textsc': 'span class="smallcaps"',
@@ -19,11 +27,8 @@ _FORMAT = {
 _TEXT_ONLY = frozenset(_FORMAT) - {'mathbf', 'underline'}
 _ESCAPES = {'%': '%', '&': '&', '_': '_', '#': '#', '$': '$', '{': '{', '}': '}',
             ' ': ' ', '\\': ' ', ',': '\u2009', ';': ' ', ':': ' ', '!': '', '-': '', '/': '', '@': ''}
-_SYMBOLS = {'ldots': '…', 'dots': '…', 'LaTeX': 'LaTeX', 'TeX': 'TeX', 'textendash': '–', 'textemdash': '—'}
 _TYPO = (('---', '—'), ('--', '–'), ('``', '“'), ("''", '”'), ('~', '\u00a0'))
-_MATHML_TAGS = frozenset(
-    'math mrow mi mn mo ms mtext mspace mfrac msqrt mroot msub msup msubsup munder mover munderover mtable '
-    'mtr mtd mlabeledtr mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none'.split())
+_LIST_ENVIRONMENTS = frozenset({'itemize', 'enumerate', 'description'})
 
 _TEXT_RUN = re.compile(r'[^\\${}]+')
 _WORD = re.compile(r'[A-Za-z]+')
@@ -32,48 +37,108 @@ _CONTROL = re.compile(r'[\x00-\x08\x0b\x0e-\x1f\x7f]')
 _PARA = re.compile(r'\n[ \t\r\f\v]*\n')
 _BARE_URL = re.compile(r'https?://[^\s<>"]+')
 _SAFE_URL = re.compile(r'https?://[^\s<>"]+\Z', re.I)
-_GROUP_MACRO = re.compile(r'\\([A-Za-z]+)\s*\{')
 _TEXT_MACRO = re.compile(r'\s*\\([A-Za-z]+)\s*\{')
-_LOOSE = re.compile(r'(\\.)|[$%]', re.S)
-_NUM_REF = re.compile(r'&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});')
-_ATTR_NAME = re.compile(r'[a-z][a-z-]*\Z')
 # why: OpenReview renders abstracts as Markdown, so '*Shadow Attack*' means emphasis
 _EMPHASIS = re.compile(r'(?<![\w*])\*(?=[^\s*])([^*]*?[^\s*])\*(?![\w*])')
-_TO_TEXT = LatexNodes2Text()  # why: stateless between calls, and costly to make per math span
-# why: a walker made without one builds pylatexenc's whole macro table again, per math span
-_WALKER_MACROS = get_default_latex_context_db()
 _MACRO_SLASH = re.compile(r'\\+(?=[A-Za-z])')
+# where math opened by a stray `$` must end: three words of prose two letters long at least,
+# or three letters of a script other than Latin (Chinese, say)
+_PROSE = re.compile(r'(?<![\\A-Za-z])[A-Za-z]{2,}[,;:.]? [A-Za-z]{2,}[,;:.]? [A-Za-z]{2,}(?![A-Za-z])'
+                    r'|[^\W\dA-Za-z_]{3}')
+_MAX_GUESSED_MATH = 300
+_CURRENCY = re.compile(r'\$\d[\d.,]*(?![\w^_{}\\])')
+_MATHY = re.compile(r'[\w\\]')
+_LABEL = re.compile(r' ?\[[^\]\[]{0,200}\]')
 
 
-def abstract_to_html(text: str) -> str:
-    """Safe HTML for an abstract: paragraphs, formatted text, MathML math, real links."""
-    return render_abstract(text)[0]
+@dataclass(frozen=True)
+class Reading:
+    """What the reader made of one field: its HTML, its plain text, and what it guessed."""
+
+    html: str
+    """Safe HTML, math as MathML: paragraphs in <p> for an abstract, inline for a title."""
+    text: str
+    """Plain Unicode text (ℓ₁, Õ(√n)): no `$` and no backslash macro."""
+    unknown_macros: tuple[str, ...] = ()
+    """Macros it did not know, as written ('\\gap'), sorted: shown as their names or guessed."""
+    unclosed_dollars: int = 0
+    """`$` signs without a partner, whose math was closed at the paragraph's end or the prose."""
 
 
-def abstract_to_text(text: str) -> str:
-    """Clean plain text (Unicode, no $ or backslash macros) for search indexes, feeds and excerpts."""
-    return render_abstract(text)[1]
+def latex_findings(readings: dict[str, Reading]) -> list[tuple[str, str]]:
+    """What a curator should check in one paper, as (field, message): one message naming every
+    macro guessed in any field (at the first field with one), one per field with unbalanced `$`."""
+    unknown = sorted({name for reading in readings.values() for name in reading.unknown_macros})
+    found = []
+    if unknown:
+        field = next(field for field, reading in readings.items() if reading.unknown_macros)
+        many = len(unknown) > 1
+        found.append((field, f"unknown LaTeX macro{'s' * many} {', '.join(unknown)} shown as "
+                             f"{'their names' if many else 'its name'}"))
+    for field, reading in readings.items():
+        if reading.unclosed_dollars:
+            found.append((field, f"{reading.unclosed_dollars} unbalanced $ in the {field}: the "
+                                 "math it opens was closed at the end of the paragraph or before "
+                                 "the text that follows; pair the $ signs"))
+    return found
 
 
-class _Budget:
-    """How many more characters the scans for closing braces and dollars may read in one
-    abstract. A scan that finds no closer reads to the end, and an unbalanced abstract ('{' or
-    '${' ten thousand times) would scan again from every opener: seconds at 10 KB, minutes at
-    100 KB. Once the budget is spent, every opener not yet closed is read as a plain character:
-    the work stays linear in the abstract's length, and real abstracts never come near it."""
+def read_abstract(text: str) -> Reading:
+    """An abstract read: paragraphs, formatted text, MathML math, real links."""
+    budget = Budget(text)
+    parsed = [_parse(p, budget) for p in _paragraphs(text)]
+    paras = (_html(toks).strip() for toks in parsed)
+    texts = (_plain(toks) for toks in parsed)
+    return _reading('\n'.join(f'<p>{p}</p>' for p in paras if p),
+                    '\n\n'.join(t for t in texts if t), [tok for toks in parsed for tok in toks])
 
-    def __init__(self, text: str) -> None:
-        self.left = 20 * len(text or "") + 10_000
+
+def read_title(text: str) -> Reading:
+    """A title read as one line: formatted, math as MathML, no links (it is a link itself)."""
+    line = ' '.join(_paragraphs(text))
+    toks = _parse(line, Budget(line))
+    return _reading(_html(toks, links=False).strip(), _plain(toks), toks)
 
 
 def render_abstract(text: str) -> tuple[str, str]:
     """The abstract as HTML and as plain text, from one parse of each paragraph."""
-    budget = _Budget(text)
-    parsed = [_parse(p, budget) for p in _paragraphs(text)]
-    paras = (_html(toks).strip() for toks in parsed)
-    # why: unknown macros stay visible in HTML, but plain text must not carry `\macro`
-    texts = (' '.join(_without_macro_slashes(_text(toks)).split()) for toks in parsed)
-    return ('\n'.join(f'<p>{p}</p>' for p in paras if p), '\n\n'.join(t for t in texts if t))
+    reading = read_abstract(text)
+    return reading.html, reading.text
+
+
+def abstract_to_html(text: str) -> str:
+    """Safe HTML for an abstract: paragraphs, formatted text, MathML math, real links."""
+    return read_abstract(text).html
+
+
+def abstract_to_text(text: str) -> str:
+    """Clean plain text (Unicode, no $ or backslash macros) for search indexes, feeds and excerpts."""
+    return read_abstract(text).text
+
+
+def _reading(html_out: str, text: str, toks: list) -> Reading:
+    unknown: set[str] = set()
+    unclosed = _findings(toks, unknown)
+    return Reading(html_out, text, tuple(sorted('\\' + name for name in unknown)), unclosed)
+
+
+def _findings(toks: list, unknown: set) -> int:
+    """Adds the unknown macros of the tokens to `unknown`; returns how many `$` were unclosed."""
+    unclosed = 0
+    for tok in toks:
+        if tok[0] == 'unknown':
+            unknown.add(tok[1])
+        elif tok[0] == 'math':
+            unknown.update(tok[3])
+            unclosed += not tok[4]
+        elif tok[0] == 'fmt' or (tok[0] == 'link' and tok[2] is not None):
+            unclosed += _findings(tok[2], unknown)
+    return unclosed
+
+
+def _plain(toks: list) -> str:
+    # why: a safety net: whatever slipped through, plain text must not carry `\macro`
+    return ' '.join(_without_macro_slashes(_text(toks)).split())
 
 
 def _paragraphs(text) -> list:
@@ -101,36 +166,19 @@ def _emphasis(s: str, replacement) -> str:
     return _EMPHASIS.sub(replacement, s) if '*' in s else s
 
 
-def _scan(s: str, i: int, closer: str, budget: _Budget | None = None) -> int:
-    """Index of the first `closer` at brace depth 0 from i (skipping backslash escapes), or -1;
-    -1 too once the `budget` is spent (what it reads is taken from it)."""
-    if budget is not None and budget.left <= 0:
-        return -1
-    depth, start = 0, i
-    while i < len(s):
-        if depth == 0 and s.startswith(closer, i):
-            break
-        if s[i] == '\\':
-            i += 1
-        elif s[i] == '{':
-            depth += 1
-        elif s[i] == '}':
-            depth = max(depth - 1, 0)
-        i += 1
-    if budget is not None:
-        budget.left -= i - start
-    return i if i < len(s) else -1
-
-
-def _arg(s: str, i: int, budget: _Budget):
-    """The brace argument starting at i (after an optional space) as (content, end), or None."""
+def _arg(s: str, i: int, budget: Budget, single: bool = False):
+    """The brace argument starting at i (after an optional space) as (content, end), or None;
+    with `single`, a lone character serves too (`\\underline b`)."""
     i += s.startswith(' ', i)  # why: paragraphs are whitespace-collapsed, so at most one space
-    j = _scan(s, i + 1, '}', budget) if s.startswith('{', i) else -1
+    if single and i < len(s) and s[i] not in '{}\\$ ':
+        return s[i], i + 1
+    j = latexmath.scan(s, i + 1, '}', budget) if s.startswith('{', i) else -1
     return (s[i + 1:j], j + 1) if j >= 0 else None
 
 
-def _parse(s: str, budget: _Budget, depth: int = 0) -> list:
-    """Tokens ('text'|'raw', s), ('fmt', macro, toks), ('link', url, toks|None), ('math', src, display)."""
+def _parse(s: str, budget: Budget, depth: int = 0) -> list:
+    """Tokens ('text', s), ('unknown', name), ('cite', label), ('fmt', macro, toks),
+    ('link', url, toks|None), ('math', src, display, unknown names, closed)."""
     if depth > _MAX_DEPTH:
         return [('text', s)]
     toks, i = [], 0
@@ -141,7 +189,7 @@ def _parse(s: str, budget: _Budget, depth: int = 0) -> list:
             new, i = _parse_macro(s, i, depth, budget)
         elif s[i] == '$':
             new, i = _parse_dollar(s, i, depth, budget)
-        elif s[i] == '{' and (j := _scan(s, i + 1, '}', budget)) >= 0:
+        elif s[i] == '{' and (j := latexmath.scan(s, i + 1, '}', budget)) >= 0:
             new, i = _parse(s[i + 1:j], budget, depth + 1), j + 1
         else:  # unbalanced brace
             new, i = [('text', s[i])], i + 1
@@ -158,52 +206,169 @@ def _joined(toks: list) -> list:
     return joined
 
 
-def _parse_dollar(s: str, i: int, depth: int, budget: _Budget):
-    """Math opened by `$` or `$$` at i; an unclosed `$` is literal."""
+def _parse_dollar(s: str, i: int, depth: int, budget: Budget):
+    """Math opened by `$` or `$$` at i. Its closer is the next `$` at brace depth 0, else the
+    next `$` at all (`$\\widetilde{O(m)$`); a `$` with none is closed at the paragraph's end,
+    and math that runs into prose (a `$` lost, so the pairs shifted) is closed before it."""
     if s.startswith('$$', i):
-        j = _scan(s, i + 2, '$$', budget)
-        return ([('math', s[i + 2:j], True)], j + 2) if j >= 0 else ([('text', '$')], i + 1)
-    j = _scan(s, i + 1, '$', budget)
-    return ((_math_tokens(s[i + 1:j], False, depth, budget), j + 1) if j >= 0
-            else ([('text', '$')], i + 1))
+        if (j := latexmath.scan(s, i + 2, '$$', budget)) >= 0:
+            return _math_tokens(s[i + 2:j], True, depth, budget), j + 2
+        i += 1
+    j = latexmath.scan(s, i + 1, '$', budget)
+    if j < 0 and budget.guesses > 0:  # why: each guess costs a conversion; see Budget
+        j, budget.guesses = _next_dollar(s, i + 1), budget.guesses - 1
+    if j >= 0 and not _MATHY.search(s, i + 1, j):  # nothing math-like between: not math
+        return [('text', '$')], i + 1
+    if j < 0 and _CURRENCY.match(s, i):
+        return [('text', '$')], i + 1
+    # why: an unclosed `$` looks no further than this: '$' and 100 KB of prose is not math
+    end = j if j >= 0 else min(len(s), i + 1 + _MAX_GUESSED_MATH)
+    if (prose := _first_prose(s, i + 1, end, budget)) >= 0 and _brace_depth(s, i + 1, prose) == 0:
+        end = prose - 1 if s[prose - 1] == ' ' else prose
+    elif j < 0 and end < len(s):  # a stray `$`: dropped, or kept once the budget is spent
+        return [('math', '', False, (), False) if budget.left > 0 else ('text', '$')], i + 1
+    closed = end == j
+    return _math_tokens(s[i + 1:end], False, depth, budget, closed), end + closed
 
 
-def _math_tokens(src: str, display: bool, depth: int, budget: _Budget) -> list:
-    """A math token, or text tokens when the math only wraps text macros like \\textbf{…}."""
+def _next_dollar(s: str, i: int) -> int:
+    """Index of the next unescaped `$` from i, whatever the braces, or -1."""
+    while (i := s.find('$', i)) > 0 and s[i - 1] == '\\':
+        i += 1
+    return i
+
+
+def _first_prose(s: str, start: int, end: int, budget: Budget) -> int:
+    """Where the first prose in s[start:end] starts, or -1. Every prose of `s` is found in one
+    pass, kept with the budget: searching each `$`'s stretch anew was quadratic in '${' repeated."""
+    found = budget.prose.get(id(s))
+    if found is None or found[0] is not s:
+        found = budget.prose[id(s)] = (s, [m.start() for m in _PROSE.finditer(s)])
+    k = bisect.bisect_left(found[1], start)
+    return found[1][k] if k < len(found[1]) and found[1][k] < end else -1
+
+
+def _brace_depth(s: str, start: int, end: int) -> int:
+    return max(s.count('{', start, end) - s.count('}', start, end), 0)
+
+
+def _math_tokens(src: str, display: bool, depth: int, budget: Budget, closed: bool = True) -> list:
+    """A math token (authors' macros guessed), or text tokens when the math only wraps text
+    macros like \\textbf{…}."""
     i, seen = 0, False
     while not display and (m := _TEXT_MACRO.match(src, i)) and m.group(1) in _TEXT_ONLY:
-        j = _scan(src, m.end(), '}', budget)
+        j = latexmath.scan(src, m.end(), '}', budget)
         if j < 0:
             break
         i, seen = j + 1, True
-    if seen and not src[i:].strip():
+    if seen and not src[i:].strip() and closed:
         return _parse(src, budget, depth + 1)
-    return [('math', src, display)]
+    guessed, unknown = guess_macros(src, budget)
+    return [('math', guessed, display, unknown, closed)]
 
 
-def _parse_macro(s: str, i: int, depth: int, budget: _Budget):
-    """The backslash construct at i: math delimiter, escape, symbol or (unknown) macro."""
+def _parse_macro(s: str, i: int, depth: int, budget: Budget):
+    """The backslash construct at i: math delimiter, accent, escape, or a named macro."""
     nxt = s[i + 1:i + 2]
     if nxt in ('(', '['):
-        j = _scan(s, i + 2, '\\)' if nxt == '(' else '\\]', budget)
+        j = latexmath.scan(s, i + 2, '\\)' if nxt == '(' else '\\]', budget)
         if j >= 0:
             return _math_tokens(s[i + 2:j], nxt == '[', depth, budget), j + 2
+    if nxt in ACCENTS and not nxt.isalpha():
+        return _accent(s, i + 2, nxt, budget)
     if nxt in _ESCAPES:
         return [('text', _ESCAPES[nxt])], i + 2
     m = _WORD.match(s, i + 1)
     if not m:
-        return [('text', '\\' + nxt)], i + 1 + len(nxt)
-    name, end = m.group(), m.end()
-    arg = _arg(s, end, budget)
+        return [('text', nxt or '\\')], i + 1 + len(nxt)
+    return _named_macro(s, i, m.group(), m.end(), depth, budget)
+
+
+def _named_macro(s: str, start: int, name: str, end: int, depth: int, budget: Budget):
+    """A macro with a name: formatting, citation, environment, link, footnote, math outside
+    math, or a word macro (_word_macro)."""
+    if name in FONT_SWITCHES:  # {\it a priori}: the rest of the group
+        rest = s[end + s.startswith(' ', end):]
+        return [('fmt', FONT_SWITCHES[name], _parse(rest, budget, depth + 1))], len(s)
+    if name in CITATIONS:
+        return _citation(s, end, budget)
+    if name in ('begin', 'end'):
+        return _environment(s, name, end, depth, budget)
+    arg = _arg(s, end, budget, single=name in _FORMAT or name in ACCENTS)
     if name in _FORMAT and arg:
         return [('fmt', name, _parse(arg[0], budget, depth + 1))], arg[1]
     if name == 'url' and arg:
         return [('link', _unescape_url(arg[0]), None)], arg[1]
     if name == 'href' and arg and (label := _arg(s, arg[1], budget)):
         return [('link', _unescape_url(arg[0]), _parse(label[0], budget, depth + 1))], label[1]
-    if name in _SYMBOLS:
-        return [('text', _SYMBOLS[name])], end
-    return [('raw', '\\' + name)], end
+    if name == 'footnote' and arg:
+        return [('text', ' (')] + _parse(arg[0], budget, depth + 1) + [('text', ')')], arg[1]
+    if name == 'SI' and arg and (unit := _arg(s, arg[1], budget)):  # siunitx: \SI{10}{\metre}
+        return [('text', arg[0] + '\u00a0')] + _parse(unit[0], budget, depth + 1), unit[1]
+    if name in ACCENTS and arg and s.startswith('{', end):
+        return _accent(s, end, name, budget)
+    if name in MATH_WITH_ARGUMENTS and arg:  # n\sqrt{\log n}: math written outside math
+        if MATH_WITH_ARGUMENTS[name] == 2 and (second := _arg(s, arg[1], budget)):
+            arg = (None, second[1])
+        return _math_tokens(s[start:arg[1]], False, depth, budget), arg[1]
+    return _word_macro(s, name, end)
+
+
+def _word_macro(s: str, name: str, end: int):
+    """A macro that stands for a word or a character: abbreviation, letter, symbol, a math
+    macro with nothing to show outside math, or one unknown (shown as its name)."""
+    if name in ABBREVIATIONS:
+        return [('text', ABBREVIATIONS[name])], end
+    if name in TEXT_LETTERS:  # why: a control word takes the space after it (\L ojasiewicz)
+        return [('text', TEXT_LETTERS[name])], end + s.startswith(' ', end)
+    if name in TEXT_SYMBOLS:
+        return [('text', TEXT_SYMBOLS[name])], end
+    if name == 'item':
+        label = _LABEL.match(s, end)
+        return [('text', '• ' + (label.group().strip()[1:-1] + ' ' if label else ''))], (
+            label.end() if label else end)
+    if (symbol := text_symbol(name)) is not None:
+        return [('text', symbol)], end
+    if name in KNOWN_IN_MATH:  # \left, \big, \displaystyle: nothing to show in text
+        return [], end
+    return [('unknown', name)], end
+
+
+def _accent(s: str, i: int, mark: str, budget: Budget):
+    """An accented letter (\\'e, \\"{o}, \\c{c}) as one character."""
+    arg = _arg(s, i, budget, single=True)
+    if arg is None:
+        return [], i
+    base = arg[0].strip()
+    if base.startswith('\\'):  # \'{\i}
+        base = TEXT_LETTERS.get(base[1:], base[1:])
+    return [('text', unicodedata.normalize('NFC', base[:1] + ACCENTS[mark] + base[1:]))], arg[1]
+
+
+def _citation(s: str, end: int, budget: Budget):
+    """\\cite[pre][post]{keys} as '[Author Year; …]' (see citation_label)."""
+    for _ in range(2):
+        if label := _LABEL.match(s, end):
+            end = label.end()
+    keys = _arg(s, end, budget)
+    return [('cite', citation_label(keys[0] if keys else ''))], keys[1] if keys else end
+
+
+def _environment(s: str, name: str, end: int, depth: int, budget: Budget):
+    """\\begin{equation}…\\end{equation} as display math; other environments' markers dropped."""
+    arg = _arg(s, end, budget)
+    if arg is None:
+        return [], end
+    env = arg[0].strip()
+    if name == 'begin' and env in MATH_ENVIRONMENTS:
+        closer = f'\\end{{{env}}}'
+        j = s.find(closer, arg[1]) if budget.left > 0 else -1
+        budget.left -= (j if j >= 0 else len(s)) - arg[1]
+        if j >= 0:
+            src = s[arg[1]:j] if env.rstrip('*') in ('equation', 'displaymath', 'math') else (
+                f'\\begin{{aligned}}{s[arg[1]:j]}\\end{{aligned}}')
+            return _math_tokens(src, True, depth, budget), j + len(closer)
+    return [('text', ' ')] if env in _LIST_ENVIRONMENTS else [], arg[1]
 
 
 def _unescape_url(url: str) -> str:
@@ -218,18 +383,20 @@ def _html(toks: list, links: bool = True) -> str:
         kind = tok[0]
         if kind == 'text':
             out.append(_html_text(tok[1], links))
-        elif kind == 'raw':
+        elif kind == 'unknown':
             out.append(html.escape(tok[1]))
+        elif kind == 'cite':
+            out.append(f'<span class="cite">{html.escape(tok[1])}</span>')
         elif kind == 'fmt':
-            tag = _FORMAT[tok[1]]
+            tag = _FORMAT[FONT_SWITCHES.get(tok[1], tok[1])]
             inner = _html(tok[2], links)
             out.append(f'<{tag}>{inner}</{tag.split()[0]}>' if tag else inner)
         elif kind == 'link':
             label = _html(tok[2], False) if tok[2] is not None else html.escape(tok[1])
             safe = links and _SAFE_URL.match(tok[1])
             out.append(f'<a href="{html.escape(tok[1])}">{label}</a>' if safe else label)
-        else:
-            out.append(_math_html(tok[1], tok[2]))
+        elif tok[1].strip():
+            out.append(math_html(tok[1], tok[2]))
     return ''.join(out)
 
 
@@ -266,64 +433,6 @@ def _typo(s: str) -> str:
     return s
 
 
-def _math_html(src: str, display: bool) -> str:
-    """Sanitized MathML for a math source, or escaped source in <code> if conversion fails."""
-    try:
-        tree = convert_to_element(_prepare_math(src), display='block' if display else 'inline')
-        return _mathml(tree)
-    except Exception:  # why: latex2mathml raises many exception types on malformed input
-        return f'<code class="tex">{html.escape(src)}</code>'
-
-
-def _prepare_math(src: str) -> str:
-    """Hoist nested math out of text groups (`\\textbf{2.60$\\times$}` -> `\\textbf{2.60} \\times `)."""
-    out, pos = [], 0
-    while m := _GROUP_MACRO.search(src, pos):
-        j = _scan(src, m.end(), '}')
-        parts = _split_dollars(src[m.end():j]) if j >= 0 else []
-        if len(parts) < 2:
-            out.append(src[pos:m.end()])
-            pos = m.end()
-            continue
-        out.append(src[pos:m.start()])
-        for k, part in enumerate(parts):
-            out.append(f' {part} ' if k % 2 else (f'\\{m.group(1)}{{{part}}}' if part else ''))
-        pos = j + 1
-    # why: a leftover `$` toggles latex2mathml's text/math mode; `%` would start a comment in both libraries
-    return _LOOSE.sub(lambda d: d.group(1) or ('\\%' if d.group() == '%' else ''), ''.join(out) + src[pos:])
-
-
-def _split_dollars(s: str) -> list:
-    """Split at unescaped `$` at brace depth 0."""
-    parts = []
-    while (j := _scan(s, 0, '$')) >= 0:
-        parts.append(s[:j])
-        s = s[j + 1:]
-    return parts + [s]
-
-
-def _mathml(el) -> str:
-    """Serialize a latex2mathml element tree, escaping all text and keeping safe tags/attributes only."""
-    # why: latex2mathml.convert() unescapes its own output, so `$\text{<img>}$` would emit raw markup
-    inner = _math_text_node(el.text) + ''.join(_mathml(c) + _math_text_node(c.tail) for c in el)
-    if el.tag not in _MATHML_TAGS:
-        return inner
-    attrs = ''.join(f' {k}="{html.escape(v)}"' for k, v in el.attrib.items() if _safe_attr(k, v))
-    return f'<{el.tag}{attrs}>{inner}</{el.tag}>'
-
-
-def _math_text_node(s) -> str:
-    """latex2mathml text (raw input plus numeric character references) as escaped HTML."""
-    return html.escape(_NUM_REF.sub(lambda m: html.unescape(m.group()), s or ''))
-
-
-def _safe_attr(name: str, value: str) -> bool:
-    """Whether a MathML attribute is harmless (no handlers or styles; href only http(s))."""
-    if not _ATTR_NAME.match(name) or name.startswith('on') or name == 'style':
-        return False
-    return name != 'href' or bool(_SAFE_URL.match(value.strip()))
-
-
 def _text(toks: list) -> str:
     """Plain Unicode text for a token list."""
     out = []
@@ -332,22 +441,12 @@ def _text(toks: list) -> str:
         if kind == 'text':
             out.extend(part if is_url else _emphasis(_typo(part), r'\1')
                        for is_url, part in _split_urls(tok[1]))
-        elif kind == 'raw':
+        elif kind in ('unknown', 'cite'):
             out.append(tok[1])
         elif kind == 'fmt':
             out.append(_text(tok[2]))
         elif kind == 'link':
             out.append(tok[1] if tok[2] is None else _text(tok[2]))
-        else:
-            out.append(_math_text(tok[1]))
+        elif tok[1].strip():
+            out.append(math_text(tok[1]))
     return ''.join(out)
-
-
-def _math_text(src: str) -> str:
-    """Unicode approximation of a math source via pylatexenc; crude strip if that fails."""
-    src = _prepare_math(src)
-    try:
-        # why: pylatexenc drops the contents of \texttt
-        return _TO_TEXT.latex_to_text(src.replace('\\texttt', '\\textrm'), latex_context=_WALKER_MACROS)
-    except Exception:  # why: pylatexenc raises on some macros (e.g. \href)
-        return re.sub(r'\\[A-Za-z]+|[\\${}]', ' ', src)

@@ -10,7 +10,7 @@ from ..model.errors import BuildFailed, ContentError, display_path, unknown_key_
 from ..model.records import LINK_KINDS, Paper, SourceFile, Tag
 from .documents import ContentErrorRaised, SourceDoc, parse_document, slugify
 from .fields import FieldReader, describe
-from .latex import render_abstract
+from .latex import Reading, latex_findings, read_abstract, read_title
 from ..model.citation import arxiv_base
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
@@ -31,6 +31,9 @@ class Checked:
     """Where its tags are, for errors that involve another paper."""
     id_lines: tuple[tuple[str, int], ...] = ()
     """(link kind, line) of each identifier it gives, for the same reason."""
+    warnings: tuple[ContentError, ...] = ()
+    """What builds but was guessed: unknown LaTeX macros, unbalanced $ (see
+    latex.latex_findings). The build prints them; a strict check fails on them."""
 
     def ok(self) -> bool:
         """Whether it is a Paper: an error is shown again by every build, never kept."""
@@ -52,10 +55,13 @@ def check_file(source: SourceFile) -> Checked:
 
 def check(doc: SourceDoc) -> Checked:
     """One document on its own: every problem in it, or its Paper."""
-    fields = FieldReader(display_path(doc.path), doc.front, "front matter")
-    paper = _paper(doc, fields)
+    shown = display_path(doc.path)
+    fields = FieldReader(shown, doc.front, "front matter")
+    paper, readings = _paper(doc, fields)
     id_lines = tuple((kind, fields.child_line("links", kind)) for kind in paper.ids) if paper else ()
-    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines)
+    warnings = tuple(ContentError(shown, fields.line(field), message)
+                     for field, message in latex_findings(readings))
+    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings)
 
 
 def combine(checked: list[Checked]) -> list[Paper]:
@@ -69,21 +75,24 @@ def combine(checked: list[Checked]) -> list[Paper]:
     return [c.paper for c in good]
 
 
-def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
+def _paper(doc: SourceDoc, fields: FieldReader) -> tuple[Paper | None, dict[str, Reading]]:
+    """The Paper (None if a field is wrong), and how its title and abstract were read."""
     fields.reject_unknown(PAPER_KEYS)
     draft = fields.boolean("draft")
+    title = fields.text("title", required=True)
     # why: an importer writes a paper whose source has no abstract (DBLP) as a draft to finish
     abstract = fields.text("abstract", required=not draft)
     urls, ids = _links(fields)
     notes_html = notes_to_html(doc.body)
-    abstract_html, abstract_text = render_abstract(abstract)
+    readings = {"title": read_title(title), "abstract": read_abstract(abstract)}
     paper = Paper(
         slug=doc.slug, source=doc.path,
-        title=fields.text("title", required=True),
+        title=title,
         authors=fields.text_list("authors", required=True),
         date=_date(fields),
         abstract=abstract,
-        abstract_html=abstract_html, abstract_text=abstract_text,
+        abstract_html=readings["abstract"].html, abstract_text=readings["abstract"].text,
+        title_html=readings["title"].html, title_text=readings["title"].text,
         venue=fields.text("venue"),
         presentation=_presentation(fields),
         tags=tuple(Tag(name, slugify(name, max_length=80, ascii_only=False)) for name in _tags(fields)),
@@ -93,7 +102,7 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> Paper | None:
         draft=draft,
         extra=fields.mapping_of("extra"),
     )
-    return None if fields.errors else paper
+    return (None if fields.errors else paper), readings
 
 
 def _date(fields: FieldReader) -> dt.date:

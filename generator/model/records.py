@@ -90,6 +90,7 @@ class Paper:
     source: Path
     """The Markdown file it came from."""
     title: str
+    """Verbatim, LaTeX and all (the BibTeX entry keeps it)."""
     authors: tuple[str, ...]
     date: dt.date
     """The day the paper joined the digest."""
@@ -99,6 +100,10 @@ class Paper:
     """Safe HTML with math as MathML."""
     abstract_text: str
     """Plain Unicode text for search, feeds and excerpts."""
+    title_html: str
+    """Safe inline HTML with math as MathML, for headings and cards (no links: it is one)."""
+    title_text: str
+    """Plain Unicode text ('ℓ₁-regression'), for <title>, OpenGraph, JSON-LD, feeds and search."""
     venue: str = ""
     presentation: str = ""
     """'oral', 'spotlight' or 'poster', when the venue says."""

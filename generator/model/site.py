@@ -20,7 +20,7 @@ def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime
 
 def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
     """Newest first, then by title, then by file name: the order of every list of papers."""
-    return tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title.casefold(), p.slug)))
+    return tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title_text.casefold(), p.slug)))
 
 
 def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:

@@ -6,6 +6,8 @@ Choices, so a reference manager gets what it expects:
 - The title is wrapped in a second pair of braces: a digest cannot tell a proper noun
   ("Bayesian", "Transformer") from a title-cased word, and a style that lowercases
   "Bayesian" is wrong while one that keeps "Attacks" capitalised is merely a style.
+- A title written in TeX (math, macros) is kept as written, so `$\\ell_1$` stays math for
+  LaTeX; only a bare `&`, `%` or `#` in it is escaped. Other titles are plain text.
 - Unicode is kept as it is: biber and current LaTeX read UTF-8, and converting to
   accent macros cannot express most scripts. Only the ten characters that mean
   something to TeX are escaped, with macros whose braces stay balanced for BibTeX.
@@ -31,11 +33,35 @@ _TEX_SPECIALS = {
 _TEX_RE = re.compile("[" + re.escape("".join(_TEX_SPECIALS)) + "]")
 _VERBATIM_SPECIAL = re.compile(r"[{}\\\s]")
 _AND = re.compile(r"\band\b", re.IGNORECASE)
+_WRITTEN_IN_TEX = re.compile(r"\\[A-Za-z]|\$")
+_BARE_SPECIAL = re.compile(r"(?<!\\)[&%#]")
 
 
 def tex_escape(text: str) -> str:
     """Plain text as a BibTeX field value: TeX specials escaped, whitespace collapsed."""
     return _TEX_RE.sub(lambda m: _TEX_SPECIALS[m.group()], " ".join(text.split()))
+
+
+def tex_title(title: str) -> str:
+    """A title as a BibTeX field value: as written when it is TeX whose braces and dollars
+    pair up (bare `&`, `%`, `#` escaped), else plain text escaped (tex_escape)."""
+    text = " ".join(title.split())
+    if _WRITTEN_IN_TEX.search(text) and _pairs_up(text):
+        return _BARE_SPECIAL.sub(lambda m: "\\" + m.group(), text)
+    return tex_escape(text)
+
+
+def _pairs_up(tex: str) -> bool:
+    """Whether every brace closes in order and the unescaped dollars come in pairs."""
+    depth, dollars, escaped = 0, 0, False
+    for char in tex:
+        if not escaped:
+            depth += (char == "{") - (char == "}")
+            dollars += char == "$"
+            if depth < 0:
+                return False
+        escaped = char == "\\" and not escaped
+    return depth == 0 and dollars % 2 == 0
 
 
 def verbatim(text: str) -> str:
@@ -51,7 +77,7 @@ def _author(name: str) -> str:
 
 def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
     """(name, already-escaped value) pairs, in a fixed order."""
-    fields = [("title", "{" + tex_escape(paper.title) + "}"),
+    fields = [("title", "{" + tex_title(paper.title) + "}"),
               ("author", " and ".join(_author(a) for a in paper.authors))]
     if paper.venue:
         fields.append(("booktitle", tex_escape(paper.venue)))

@@ -100,7 +100,7 @@ def rss(config: SiteConfig, about: Channel, papers: tuple[Paper, ...]) -> bytes:
 
 def _item(channel: ET.Element, paper: Paper, urls: Urls) -> None:
     item = ET.SubElement(channel, "item")
-    _text(item, "title", paper.title)
+    _text(item, "title", paper.title_text)
     _text(item, "link", urls.absolute(paths.paper_file(paper.slug)))
     ET.SubElement(item, "guid", {"isPermaLink": "false"}).text = xml_safe(paper_guid(paper))
     _text(item, "pubDate", rfc822(paper.date))

@@ -49,7 +49,7 @@ def scholarly_article(paper: Paper, url: str) -> dict[str, Any]:
     """schema.org ScholarlyArticle of a paper, for JSON-LD."""
     data: dict[str, Any] = {
         "@context": "https://schema.org", "@type": "ScholarlyArticle",
-        "headline": paper.title, "name": paper.title, "url": url,
+        "headline": paper.title_text, "name": paper.title_text, "url": url,
         "author": [{"@type": "Person", "name": name} for name in paper.authors],
         "datePublished": str(publication_year(paper)), "abstract": paper.abstract_text,
     }
@@ -65,7 +65,7 @@ def scholarly_article(paper: Paper, url: str) -> dict[str, Any]:
 
 def citation_tags(paper: Paper) -> list[tuple[str, str]]:
     """Highwire Press `citation_*` meta tags, as Google Scholar and Zotero read them."""
-    tags = [("citation_title", paper.title)]
+    tags = [("citation_title", paper.title_text)]
     tags += [("citation_author", name) for name in paper.authors]
     tags.append(("citation_publication_date", str(publication_year(paper))))
     if paper.venue:

@@ -169,7 +169,7 @@ def search_config(urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
 def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
     """What a list of papers shows for one paper."""
     return {
-        "title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
+        "title": Markup(paper.title_html), "url": urls.path(paths.paper_file(paper.slug)),
         "authors": paper.authors, "venue": paper.venue, "presentation": paper.presentation,
         "date": paper.date.isoformat(), "date_human": human_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
@@ -191,7 +191,7 @@ def home_context(site: Site, urls: Urls) -> dict[str, Any]:
 
 def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls) -> dict[str, Any]:
     """A paper's own page: its `card` and every other field of the record, and its BibTeX entry."""
-    return {"page_title": paper.title, "description": excerpt(paper.abstract_text, 30),
+    return {"page_title": paper.title_text, "description": excerpt(paper.abstract_text, 30),
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},

@@ -16,7 +16,7 @@ DOC_CHUNK = 25
 
 def result_entry(paper: Paper, urls: Urls) -> dict[str, Any]:
     """What a search result shows and searches phrases in: plain text only."""
-    entry = {"title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
+    entry = {"title": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
              "authors": list(paper.authors), "tags": [tag.name for tag in paper.tags],
              "venue": paper.venue, "year": paper.date.year, "text": paper.abstract_text}
     if paper.notes_text:

@@ -30,7 +30,7 @@ def index_text(text: str) -> str:
 
 def search_texts(paper: Paper) -> list[str]:
     """The text lunr indexes for one paper, one string per field of FIELDS."""
-    return [index_text(paper.title), index_text(" ".join(paper.authors)),
+    return [index_text(paper.title_text), index_text(" ".join(paper.authors)),
             index_text(" ".join(tag.name for tag in paper.tags)),
             index_text(paper.abstract_text), index_text(paper.notes_text)]
 
