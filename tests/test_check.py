@@ -1,6 +1,8 @@
 """`build.py check`: the pure checks across the digest, and the command around them."""
 
-from factories import SITE_YAML, make_paper, paper_source, write_content
+import shutil
+
+from factories import REPO, SITE_YAML, make_paper, paper_source, write_content
 from generator.cli import main
 from generator.content.digest_checks import Finding, digest_findings
 from generator.content.papers import Checked
@@ -159,3 +161,19 @@ def test_check_reads_another_content_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--content", "other/content"]) == 0
     assert capsys.readouterr().out == "1 paper, 0 errors, 0 warnings\n"
+
+
+def test_a_guessed_latex_macro_is_a_finding_that_fails_a_strict_check(tmp_path, capsys):
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    paper = content / "papers" / "agentoccam.md"
+    text = paper.read_text(encoding="utf-8")
+    paper.write_text(text.replace("abstract: |-\n", "abstract: |-\n  A bound of $\\gap^2$.\n", 1),
+                     encoding="utf-8")
+    assert main(["check", "--content", str(content)]) == 0
+    assert capsys.readouterr().out.endswith(
+        "agentoccam.md:20: warning: unknown LaTeX macro \\gap shown as its name\n"
+        "19 papers, 0 errors, 1 warning\n")
+    assert main(["check", "--strict", "--content", str(content)]) == 1
+    assert capsys.readouterr().err.endswith(
+        "agentoccam.md:20: unknown LaTeX macro \\gap shown as its name\n")

@@ -14,7 +14,7 @@ from ..model.errors import display_path
 from ..model.identity import identities, near_tags
 from .papers import Checked
 
-FindingKind = Literal["duplicate", "near-tags", "no-link", "placeholder"]
+FindingKind = Literal["duplicate", "near-tags", "no-link", "placeholder", "latex"]
 PLACEHOLDER = "TODO:"
 """How `build.py new` starts every value the curator must write."""
 
@@ -37,7 +37,7 @@ def digest_findings(checked: Sequence[Checked]) -> list[Finding]:
     """Every finding about the papers among `checked` (drafts included), sorted by file."""
     papers = [c for c in checked if c.paper is not None]
     return sorted(duplicate_papers(papers) + near_tag_spellings(papers)
-                  + unlinked_papers(papers) + placeholders_left(papers))
+                  + unlinked_papers(papers) + placeholders_left(papers) + latex_guesses(papers))
 
 
 def duplicate_papers(checked: Sequence[Checked]) -> list[Finding]:
@@ -102,6 +102,12 @@ def placeholders_left(checked: Sequence[Checked]) -> list[Finding]:
                     display_path(paper.source), 1, f"'{field}' still holds a placeholder "
                     f"'{PLACEHOLDER} ...'; write the paper's {field}", "placeholder"))
     return findings
+
+
+def latex_guesses(checked: Sequence[Checked]) -> list[Finding]:
+    """What the LaTeX reader had to guess (unknown macros, an unbalanced $): the page shows a
+    best guess, which a strict check does not take for right."""
+    return [Finding(w.path, w.line, w.message, "latex") for c in checked for w in c.warnings]
 
 
 def _links(c: Checked) -> dict[str, str]:
