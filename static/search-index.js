@@ -384,13 +384,15 @@
       in how many field refs a term is. */
   function lexicon(packed, derived, finder) {
     var flat = derived.table.flat, starts = derived.table.starts;
+    var masks = new Int32Array(packed.terms.length).fill(-1); // why: a common term has thousands of vectors
     function fieldsOf(term) {
       var position = finder.position(term), mask = 0;
       if (position < 0) { return 0; }
+      if (masks[position] >= 0) { return masks[position]; }
       for (var k = derived.starts[position]; k < derived.starts[position + 1]; k++) {
         mask |= 1 << flat[starts[derived.holders[k]]];
       }
-      return mask;
+      return (masks[position] = mask);
     }
     return {
       fields: packed.fields,
