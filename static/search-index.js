@@ -368,6 +368,7 @@
       fields: packed.fields,
       pipeline: lunr.Pipeline.load(packed.pipeline)
     });
+    index.lexicon = lexicon(packed, derived, finder);
     var answers = answering();
     var packedQueries = answers && answers.packedQuery(lunr, packed, derived, finder,
       { normOf: normOf, termScore: termScore });
@@ -376,6 +377,38 @@
       index.queryTerms = packedQueries.queryTerms;
     }
     return index;
+  }
+
+  /** What the worker asks of the index's terms to widen a query's words: whether a term is in
+      some fields (a bit mask of field numbers), which terms start with a word, the terms, and
+      in how many field refs a term is. */
+  function lexicon(packed, derived, finder) {
+    var flat = derived.table.flat, starts = derived.table.starts;
+    var masks = new Int32Array(packed.terms.length).fill(-1); // why: a common term has thousands of vectors
+    function fieldsOf(term) {
+      var position = finder.position(term), mask = 0;
+      if (position < 0) { return 0; }
+      if (masks[position] >= 0) { return masks[position]; }
+      for (var k = derived.starts[position]; k < derived.starts[position + 1]; k++) {
+        mask |= 1 << flat[starts[derived.holders[k]]];
+      }
+      return (masks[position] = mask);
+    }
+    return {
+      fields: packed.fields,
+      terms: packed.terms,
+      fieldsOf: fieldsOf,
+      /** Whether a term other than `word` itself starting with `word` is in one of `mask`'s fields. */
+      hasLonger: function (word, mask) {
+        return finder.matching(word, true).some(function (term) { return term !== word && (fieldsOf(term) & mask) !== 0; });
+      },
+      /** The terms that are `word` or start with it. */
+      prefixed: function (word) { return finder.matching(word, true); },
+      vectors: function (term) {
+        var position = finder.position(term);
+        return position < 0 ? 0 : derived.starts[position + 1] - derived.starts[position];
+      }
+    };
   }
 
   /** static/search-answer.js, when loaded: it answers queries from the packed table. */

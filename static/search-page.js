@@ -7,6 +7,7 @@
   if (!S || !input) { return; }
   var list = document.getElementById("search-results");
   var status = document.getElementById("search-status");
+  var notice = document.getElementById("search-notice");
   var facetBox = document.getElementById("search-facets");
   var more = document.getElementById("search-more");
   var PAGE = 20;
@@ -42,7 +43,11 @@
 
   function run(append) {
     var ticket = ++latest;
-    if (isEmpty()) { list.textContent = ""; status.textContent = ""; facetBox.textContent = ""; more.hidden = true; return; }
+    if (isEmpty()) {
+      list.textContent = ""; status.textContent = ""; facetBox.textContent = ""; more.hidden = true;
+      S.showSearched(notice, null);
+      return;
+    }
     var offset = append ? shown : 0;
     S.engine.search(state.q, filters(), PAGE, offset).then(function (reply) {
       if (ticket !== latest) { return; }
@@ -50,6 +55,7 @@
       if (!append) { list.textContent = ""; }
       reply.results.forEach(function (r) { list.appendChild(S.resultItem(r, false)); });
       shown = offset + reply.results.length;
+      if (!append) { S.showSearched(notice, reply.searched); }
       status.textContent = S.statusText(reply.total, state.q);
       more.hidden = shown >= reply.total;
       drawFacets(reply.facets);

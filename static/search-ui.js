@@ -118,6 +118,18 @@
     return item;
   }
 
+  /** "Showing results for *retrieval* augmented" when the worker corrected a word (`searched`,
+      the query as searched), else nothing; the corrected words in <em>. The notice stays in
+      the page, empty, so that screen readers announce it when it fills (aria-live). */
+  function showSearched(notice, searched) {
+    notice.textContent = "";
+    if (!searched) { return; }
+    notice.appendChild(document.createTextNode("Showing results for "));
+    searched.forEach(function (part) {
+      notice.appendChild(part.corrected ? el("em", "", part.text) : document.createTextNode(part.text));
+    });
+  }
+
   function statusText(total, q) {
     if (total === 0) { return q ? "No papers match \u201c" + q + "\u201d." : "No papers match these filters."; }
     return total + (total === 1 ? " paper matches." : " papers match.");
@@ -157,6 +169,7 @@
   }
 
   window.DigestSearch = { engine: engine, el: el, resultItem: resultItem, statusText: statusText,
+    showSearched: showSearched,
     keyboard: keyboard, debounce: debounce, config: config };
 
   /* ---- the header box ------------------------------------------------------------------ */
@@ -164,23 +177,27 @@
   var panel = document.getElementById("site-search-panel");
   var list = document.getElementById("site-search-results");
   var status = document.getElementById("site-search-status");
+  var notice = document.getElementById("site-search-notice");
   var all = document.getElementById("site-search-all");
   var latest = 0;
 
   function pageUrl(q) { return config.page + (q ? "?q=" + encodeURIComponent(q) : ""); }
 
-  function clear() { input.value = ""; list.textContent = ""; status.textContent = ""; panel.hidden = true; }
+  function clear() {
+    input.value = ""; list.textContent = ""; status.textContent = ""; showSearched(notice, null); panel.hidden = true;
+  }
 
   var update = debounce(function () {
     var q = input.value;
     var ticket = ++latest;
-    if (!q.trim()) { list.textContent = ""; status.textContent = ""; panel.hidden = true; return; }
+    if (!q.trim()) { list.textContent = ""; status.textContent = ""; showSearched(notice, null); panel.hidden = true; return; }
     engine.search(q, {}, 6).then(function (reply) {
       if (ticket !== latest) { return; }
       list.textContent = "";
       panel.hidden = false;
       if (reply.type === "error") { status.textContent = "Search failed."; return; }
       reply.results.forEach(function (r) { list.appendChild(resultItem(r, true)); });
+      showSearched(notice, reply.searched);
       status.textContent = statusText(reply.total, q);
       all.href = pageUrl(q);
       all.hidden = reply.total <= reply.results.length;

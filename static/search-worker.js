@@ -3,7 +3,9 @@
    in  {type: "scripts", lunr, query, read, unpack, answer} out {type: "scripts"}
    in  {type: "init", lunr, query, read, unpack, answer,   out {type: "ready", count}
         index, meta, docs} (script URLs, then data URLs)
-   in  {type: "search", id, q, filters, limit}            out {type: "results", id, ...} */
+   in  {type: "search", id, q, filters, limit}            out {type: "results", id, total, offset,
+                                                              results, facets, searched}
+   `searched` is the query as searched when a word of it was corrected, else null. */
 /* global lunr, DigestQuery, DigestIndex, DigestAnswer, importScripts */
 "use strict";
 
@@ -63,147 +65,266 @@ function init(msg) {
   });
 }
 
-/* ---- running a query ------------------------------------------------------------------ */
+/* ---- the query plan: each word's terms, widened when the index has none ------------------ */
+
+// why: indexed as names, folded and unstemmed (generator/search/terms.py's NAME_FIELDS)
+var NAME_FIELDS = ["authors", "tags"];
+var NEAREST = 3; // why: a typo stands for at most this many terms, the most common first
 
 function isStopWord(word) {
   return lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
 }
 
-function addClauses(q, parsed, mode) {
-  var presence = lunr.Query.presence;
-  var lastClause = parsed.clauses[parsed.clauses.length - 1];
+/** The index's terms, as static/search-index.js's loadIndex describes them. */
+function lexicon() { return index.lexicon; }
+
+/** A clause's fields, split into those of text (stemmed) and those of names. */
+function fieldGroups(fields) {
+  var all = fields || index.fields;
+  return {
+    text: all.filter(function (f) { return NAME_FIELDS.indexOf(f) < 0; }),
+    names: all.filter(function (f) { return NAME_FIELDS.indexOf(f) >= 0; })
+  };
+}
+
+function maskOf(fields) {
+  var mask = 0;
+  fields.forEach(function (f) { mask |= 1 << index.fields.indexOf(f); });
+  return mask;
+}
+
+/** Whether the index has `term` in one of `fields`. */
+function indexed(term, fields) {
+  return Boolean(term) && fields.length > 0 && (lexicon().fieldsOf(term) & maskOf(fields)) !== 0;
+}
+
+/** A word as names are indexed: folded, not stemmed. */
+function nameOf(word) { return DigestQuery.fold(word); }
+
+/** One lunr clause of a word: `exact` when it is the word as the reader typed it. */
+function ask(term, fields, boost, how) {
+  return { term: term, fields: fields, boost: boost, wildcard: how === "prefix", exact: how === "exact" };
+}
+
+/** How one positive word is asked: its clauses (`asks`), whether ranking counts it, whether
+    every result must have it, and what it was corrected to (`typo`). */
+function wordPlan(word, c, unfinished) {
+  var groups = fieldGroups(c.fields), stop = isStopWord(word);
+  var text = groups.text.length && !stop ? stem(word) : null, name = groups.names.length ? nameOf(word) : null;
+  var asks = [];
+  if (indexed(text, groups.text)) { asks.push(ask(text, groups.text, 1, "exact")); }
+  if (indexed(name, groups.names)) { asks.push(ask(name, groups.names, 1, "exact")); }
+  // why: a stop word is asked only as a name (an author "He"), and counted or required only
+  // where names alone were asked for (a phrase's stop words are checked by phraseFilter)
+  var counts = !stop || !groups.text.length;
+  var plan = { word: word, asks: asks, counts: counts, typo: null, groups: groups,
+    required: counts && (c.presence === "required" || c.phrase), unfinished: unfinished && !stop };
+  if (plan.unfinished) { addPrefixes(plan, groups, name); }
+  if (!asks.length && !stop && !c.phrase) { widen(plan, groups); }
+  return plan;
+}
+
+/** An unfinished word also finds the terms it begins, at half weight: lunr's trailing wildcard
+    over the word as typed in the text fields, and as a name in the name fields. A wildcard that
+    finds no term adds nothing to lunr's answer, and one that finds only the word's own term
+    adds its weight to it (1 + 0.5, exactly): such a wildcard is left out
+    (tests/js/plan_check.js holds the answers alike). */
+function addPrefixes(plan, groups, name) {
+  [[plan.word, groups.text], [name, groups.names]].forEach(function (group) {
+    var prefix = group[0], fields = group[1];
+    if (!prefix || !fields.length) { return; }
+    var found = lexicon().prefixed(prefix);
+    var own = plan.asks.filter(function (a) { return a.term === prefix && a.fields === fields; })[0];
+    if (found.length === 1 && found[0] === prefix && own) {
+      own.boost = 1.5;
+    } else if (found.length) {
+      plan.asks.push(ask(prefix, fields, 0.5, "prefix"));
+    }
+  });
+}
+
+/** A word the index does not have stands for the terms it begins, else for its nearest terms. */
+function widen(plan, groups) {
+  var name = nameOf(plan.word);
+  if (groups.text.length && lexicon().hasLonger(plan.word, maskOf(groups.text))) {
+    plan.asks.push(ask(plan.word, groups.text, 1, "prefix"));
+  }
+  if (name && groups.names.length && lexicon().hasLonger(name, maskOf(groups.names))) {
+    plan.asks.push(ask(name, groups.names, 1, "prefix"));
+  }
+  if (plan.asks.length) { return; }
+  var nearest = nearestTerms(plan.word, groups);
+  nearest.forEach(function (n) { plan.asks.push(ask(n.term, n.fields, 1, "typo")); });
+  if (nearest.length) { plan.typo = { term: nearest[0].term, shown: nearest[0].shown }; }
+}
+
+/** The terms nearest to a word the index does not have: one edit away (a word one edit away
+    whose stem is a term, or a name one edit away), else, for a word of 8 letters or more, two
+    edits from the word or its stem. The most common NEAREST of those nearest. */
+function nearestTerms(word, groups) {
+  if (word.length < 4 || /\p{N}/u.test(word)) { return []; }
+  var found = new Map();
+  function add(term, fields, away, shown) {
+    var was = found.get(term);
+    if (!was || away < was.away) { found.set(term, { term: term, fields: fields, away: away, shown: shown }); }
+  }
+  if (groups.text.length) {
+    DigestQuery.edits(word).forEach(function (e) {
+      var t = lunr.stemmer(new lunr.Token(e, {})).toString(); // why: not memoised, most are no word
+      if (indexed(t, groups.text)) { add(t, groups.text, 1, e); }
+    });
+  }
+  var name = nameOf(word);
+  if (groups.names.length) {
+    DigestQuery.edits(name).forEach(function (e) { if (indexed(e, groups.names)) { add(e, groups.names, 1, e); } });
+  }
+  if (!found.size && word.length >= 8) { addTwoAway(word, name, groups, add); }
+  var least = Infinity;
+  found.forEach(function (n) { least = Math.min(least, n.away); });
+  var nearest = Array.from(found.values()).filter(function (n) { return n.away === least; });
+  nearest.sort(function (a, b) { return lexicon().vectors(b.term) - lexicon().vectors(a.term); });
+  return nearest.slice(0, NEAREST);
+}
+
+/** Terms two edits from the word or its stem (text), or from its name (names). */
+function addTwoAway(word, name, groups, add) {
+  var own = stem(word), DQ = DigestQuery;
+  lexicon().terms.forEach(function (t) {
+    if (Math.abs(t.length - word.length) > 3) { return; }
+    if (groups.text.length && Math.min(DQ.distance(word, t, 2), DQ.distance(own, t, 2)) <= 2 &&
+        indexed(t, groups.text)) { add(t, groups.text, 2, null); }
+    if (groups.names.length && DQ.distance(name, t, 2) <= 2 && indexed(t, groups.names)) {
+      add(t, groups.names, 2, null);
+    }
+  });
+}
+
+/** The query's plan: each positive word's plan, and the clauses of the words it excludes. */
+function plan(parsed) {
+  var lastClause = parsed.clauses[parsed.clauses.length - 1], words = [], excluded = [];
   parsed.clauses.forEach(function (c) {
     c.words.forEach(function (word, i) {
-      var opts = {};
-      if (c.fields) { opts.fields = c.fields; } // why: lunr keeps a present-but-undefined key
-      var isLast = c === lastClause && i === c.words.length - 1;
       if (c.presence === "prohibited") {
-        if (c.phrase) { return; } // why: "-a phrase" excludes the phrase, not each word; see phraseFilter
-        opts.presence = presence.PROHIBITED;
-      } else if (isStopWord(word)) {
-        return; // why: lunr.js 2.3.9 fails on a required clause that its pipeline empties
-      } else if (mode === "fuzzy") {
-        opts.editDistance = 1;
-      } else if (mode === "any") {
-        opts.presence = c.presence === "required" || c.phrase ? presence.REQUIRED : presence.OPTIONAL;
-      } else {
-        opts.presence = presence.REQUIRED;
-        if (mode === "prefix" && isLast) {
-          opts.wildcard = lunr.Query.wildcard.TRAILING;
-          opts.usePipeline = false;
-        }
+        // why: "-a phrase" excludes the phrase, not each word; see phraseFilter
+        if (!c.phrase) { excluded.push.apply(excluded, exclusions(word, fieldGroups(c.fields))); }
+        return;
       }
-      // why: an unfinished word's wildcard clause that finds no term adds nothing to lunr's
-      // answer; one that finds only the word's own term adds its boost to the word's (1 + 0.5,
-      // exactly) and looks the same term up again for nothing
-      var finds = mode === "any" && isLast && parsed.prefix ? prefixFinds(word, c.fields) : "nothing";
-      if (finds === "itself") { opts.boost = 1.5; }
-      q.term(word, opts);
-      if (finds === "more") {
-        var prefix = { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false, boost: 0.5 };
-        if (c.fields) { prefix.fields = c.fields; }
-        q.term(word, prefix);
-      }
+      var p = wordPlan(word, c, parsed.prefix && c === lastClause && i === c.words.length - 1);
+      if (p.asks.length || !isStopWord(word)) { words.push(p); }
     });
+  });
+  return { words: words, excluded: excluded };
+}
+
+function exclusions(word, groups) {
+  var out = [];
+  if (groups.text.length && !isStopWord(word)) { out.push(ask(stem(word), groups.text, 1, "exact")); }
+  if (groups.names.length) { out.push(ask(nameOf(word), groups.names, 1, "exact")); }
+  return out;
+}
+
+/** lunr's results for a plan, as {ref, score, terms}: `terms` is what lunr's matchData.metadata
+    holds, each matched term with the fields it matched in as keys (see DigestAnswer.queryTerms).
+    Every positive clause is optional: ordered() keeps what must be there. */
+function run(p) {
+  var presence = lunr.Query.presence;
+  return DigestAnswer.queryTerms(index, function (q) {
+    p.words.forEach(function (w) {
+      w.asks.forEach(function (a) { q.term(a.term, clauseOptions(a, presence.OPTIONAL)); });
+    });
+    p.excluded.forEach(function (a) { q.term(a.term, clauseOptions(a, presence.PROHIBITED)); });
   });
 }
 
-/** What `word*` finds besides the word as typed: "nothing" (no term starts with it), "itself"
-    (the word's own term alone) or "more". Asked of the index's terms as lunr asks them. */
-function prefixFinds(word, fields) {
-  var wildcard = { wildcard: lunr.Query.wildcard.TRAILING, usePipeline: false };
-  var clause = new lunr.Query(index.fields).term(word, wildcard).clauses[0];
-  var found = index.tokenSet.intersect(lunr.TokenSet.fromClause(clause)).toArray();
-  if (!found.length) { return "nothing"; }
-  var own = index.pipeline.runString(word, { fields: fields || index.fields });
-  return found.length === 1 && own.length === 1 && own[0] === found[0] ? "itself" : "more";
+function clauseOptions(a, presence) {
+  var options = { fields: a.fields, usePipeline: false, presence: presence, boost: a.boost };
+  if (a.wildcard) { options.wildcard = lunr.Query.wildcard.TRAILING; }
+  return options;
 }
 
-/** lunr's results for a pass, as {ref, score, terms}: `terms` is what lunr's matchData.metadata
-    holds, each matched term with the fields it matched in as keys (see DigestAnswer.queryTerms). */
-function run(parsed, mode) {
-  return DigestAnswer.queryTerms(index, function (q) { addClauses(q, parsed, mode); });
-}
-
-/** Papers with every word first, then the last word as a prefix, then any word, then typos. */
+/** The results of a parsed query, and its plan. */
 function rank(parsed) {
-  var last = parsed.clauses[parsed.clauses.length - 1];
-  var lastRequired = last.presence === "required" || last.phrase;
-  // why: one lunr query, tiered by the words each paper matched, costs a third of three
-  // queries on a large index; a required unfinished last word still needs the prefix pass
-  var ranked = parsed.prefix && lastRequired ? multiPass(parsed) : tiered(parsed, run(parsed, "any"));
-  return ranked.length ? ranked : run(parsed, "fuzzy");
+  var p = plan(parsed);
+  var asking = p.words.some(function (w) { return w.asks.length; });
+  // why: a query of excluded words alone is every paper but those; one whose words the index
+  // does not have at all finds nothing
+  if (!asking && !(p.excluded.length && !p.words.length)) { return { results: [], plan: p }; }
+  return { results: ordered(p, run(p)), plan: p };
 }
 
-/** The passes' results in turn, each paper once. A pass that can find only papers the "all"
-    pass found is not run: "prefix" when the last word's wildcard finds nothing but the word,
-    "any" when every word is required anyway. */
-function multiPass(parsed) {
-  var lastClause = parsed.clauses[parsed.clauses.length - 1];
-  var last = lastClause.words[lastClause.words.length - 1];
-  var modes = ["all"];
-  if (!isStopWord(last) && prefixFinds(last, lastClause.fields) === "more") { modes.push("prefix"); }
-  if (parsed.clauses.some(isOptionalInAny)) { modes.push("any"); }
-  var seen = new Set();
-  var ranked = [];
-  modes.forEach(function (mode) {
-    run(parsed, mode).forEach(function (r) {
-      if (!seen.has(r.ref)) { seen.add(r.ref); ranked.push(r); }
+/** Results with every required word, those with more of the query's words first, then those
+    with more of them as typed; in lunr's order within. */
+function ordered(p, results) {
+  var counted = p.words.filter(function (w) { return w.counts; }), size = counted.length + 1;
+  var required = p.words.filter(function (w) { return w.required; });
+  var tiers = [], known = new Map(); // why: results that matched the same terms share `terms`
+  function tierOf(terms) {
+    if (!required.every(function (w) { return covers(w, terms); })) { return -1; }
+    var covered = 0, exact = 0;
+    counted.forEach(function (w) {
+      var how = covers(w, terms);
+      if (how) { covered++; exact += how - 1; }
     });
-  });
-  return ranked;
-}
-
-/** Whether a clause gives lunr an optional word in the "any" pass. */
-function isOptionalInAny(c) {
-  return c.presence === "any" && !c.phrase && c.words.some(function (w) { return !isStopWord(w); });
-}
-
-/** Results in lunr's order within tiers: every word matched as typed, every word matched with
-    the last one as a prefix, then the rest. */
-function tiered(parsed, results) {
-  var wanted = [];
-  parsed.clauses.forEach(function (c) {
-    if (c.presence === "prohibited") { return; }
-    c.words.forEach(function (word) {
-      if (!isStopWord(word)) { wanted.push({ word: word, stem: stem(word), fields: c.fields }); }
-    });
-  });
-  var unfinished = parsed.prefix ? wanted[wanted.length - 1] : null;
-  function tier(terms) {
-    var exact = 0;
-    var prefixed = false;
-    for (var i = 0; i < wanted.length; i++) {
-      var w = wanted[i];
-      if (inFields(terms[w.stem], w.fields)) {
-        exact++;
-      } else if (w === unfinished) {
-        prefixed = hasPrefixed(terms, w);
-      }
-    }
-    return exact === wanted.length ? 2 : exact === wanted.length - 1 && prefixed ? 1 : 0;
+    return covered * size + exact;
   }
-  // why: a stable split into three tiers; sorting thousands of results costs more. Results
-  // that matched the same terms share their `terms`, so each is tiered once
-  var tiers = [[], [], []], known = new Map();
   results.forEach(function (r) {
     var t = known.get(r.terms);
-    if (t === undefined) { t = tier(r.terms); known.set(r.terms, t); }
-    tiers[t].push(r);
+    if (t === undefined) { t = tierOf(r.terms); known.set(r.terms, t); }
+    if (t >= 0) { (tiers[t] || (tiers[t] = [])).push(r); }
   });
-  return tiers[2].concat(tiers[1], tiers[0]);
+  var out = [];
+  for (var t = tiers.length - 1; t >= 0; t--) {
+    var tier = tiers[t] || [];
+    for (var i = 0; i < tier.length; i++) { out.push(tier[i]); }
+  }
+  return out;
 }
 
-/** Whether a result matched a term that starts with the unfinished word, in its fields. */
-function hasPrefixed(terms, w) {
-  for (var t in terms) {
-    if (t.lastIndexOf(w.word, 0) === 0 && inFields(terms[t], w.fields)) { return true; }
-  }
-  return false;
+/** Whether a result with these matched terms has word `w`: 2 as typed, 1 widened, 0 not. */
+function covers(w, terms) {
+  var best = 0;
+  w.asks.forEach(function (a) {
+    if (a.wildcard) {
+      for (var t in terms) {
+        if (t.lastIndexOf(a.term, 0) === 0 && inFields(terms[t], a.fields)) { best = Math.max(best, 1); break; }
+      }
+    } else if (inFields(terms[a.term], a.fields)) {
+      best = Math.max(best, a.exact ? 2 : 1);
+    }
+  });
+  return best;
 }
 
 function inFields(matched, fields) {
   return Boolean(matched) && (!fields || fields.some(function (f) { return f in matched; }));
+}
+
+/** The query as searched, when a word was corrected: [{text, corrected}] in the reader's words,
+    each correction shown as a word of the results on screen (or the term). */
+function searched(q, p, docs) {
+  var typos = p ? p.words.filter(function (w) { return w.typo; }) : [];
+  if (!typos.length) { return null; }
+  return String(q).split(/([\p{L}\p{N}]+)/u).filter(Boolean).map(function (part) {
+    var lower = part.toLowerCase();
+    var w = typos.find(function (t) { return t.word === lower; });
+    return w ? { text: w.typo.shown || shownAs(w, docs), corrected: true } : { text: part, corrected: false };
+  });
+}
+
+/** The word of the shown results nearest to what was typed whose term is the correction. */
+function shownAs(w, docs) {
+  var best = w.typo.term, away = Infinity;
+  docs.forEach(function (d) {
+    ["title", "authors", "tags", "abstract"].forEach(function (f) {
+      DigestQuery.words(fieldText(d, f)).forEach(function (x) {
+        var term = NAME_FIELDS.indexOf(f) >= 0 ? nameOf(x) : stem(x);
+        if (term !== w.typo.term) { return; }
+        var d2 = DigestQuery.distance(w.word, x, 9);
+        if (d2 < away) { best = x; away = d2; }
+      });
+    });
+  });
+  return best;
 }
 
 function everyPaper() {
@@ -261,25 +382,33 @@ var fieldStems = new WeakMap();
 var stemNumbers = new Map();
 
 /** A number for each stem, so that phrases are looked for among numbers, not strings. */
-function stemNumber(word) {
-  var s = stem(word), n = stemNumbers.get(s);
-  if (n === undefined) { n = stemNumbers.size; stemNumbers.set(s, n); }
+function stemNumber(word) { return termNumber(stem(word)); }
+
+function termNumber(term) {
+  var n = stemNumbers.get(term);
+  if (n === undefined) { n = stemNumbers.size; stemNumbers.set(term, n); }
   return n;
 }
 
-/** The stems of a field's words, as numbers, kept with the document for the next phrase query. */
+/** A number for each name, as names are indexed (folded, not stemmed), apart from the stems. */
+function nameNumber(word) { return termNumber("\u0000" + nameOf(word)); }
+
+function isName(field) { return NAME_FIELDS.indexOf(field) >= 0; }
+
+/** The terms of a field's words (stems, or names), as numbers, kept with the document for the
+    next phrase query. */
 function stemsOf(d, field) {
   var byField = fieldStems.get(d);
   if (!byField) { byField = {}; fieldStems.set(d, byField); }
-  return byField[field] || (byField[field] = Int32Array.from(DigestQuery.words(fieldText(d, field)), stemNumber));
+  return byField[field] || (byField[field] = Int32Array.from(DigestQuery.words(fieldText(d, field)),
+    isName(field) ? nameNumber : stemNumber));
 }
 
 /** Whether a phrase's words stand together in one of its fields; the last may be unfinished. */
 function hasPhrase(d, phrase) {
-  var wanted = phrase.stems;
-  var size = wanted.length;
+  var size = phrase.stems.length;
   return phrase.fields.some(function (f) {
-    var stems = stemsOf(d, f);
+    var stems = stemsOf(d, f), wanted = isName(f) ? phrase.names : phrase.stems;
     var have = null;
     for (var at = stems.indexOf(wanted[0]); at >= 0 && at + size <= stems.length;
       at = stems.indexOf(wanted[0], at + 1)) {
@@ -288,7 +417,7 @@ function hasPhrase(d, phrase) {
       if (i === size) { return true; }
       if (phrase.unfinished && i === size - 1) {
         have = have || DigestQuery.words(fieldText(d, f));
-        if (have[at + i].lastIndexOf(phrase.last, 0) === 0) { return true; }
+        if (nameOf(have[at + i]).lastIndexOf(nameOf(phrase.last), 0) === 0) { return true; }
       }
     }
     return false;
@@ -311,7 +440,7 @@ function phraseFilter(parsed, results) {
 
 /** A phrase clause as hasPhrase() reads it: its words' stems worked out once per query. */
 function phraseOf(c, unfinished) {
-  return { stems: c.words.map(stemNumber), last: c.words[c.words.length - 1], unfinished: unfinished,
+  return { stems: c.words.map(stemNumber), names: c.words.map(nameNumber), last: c.words[c.words.length - 1], unfinished: unfinished,
     fields: c.fields || ["title", "authors", "tags", "abstract", "notes"],
     prohibited: c.presence === "prohibited" };
 }
@@ -423,16 +552,16 @@ function search(msg) {
   var parsed = DigestQuery.parseQuery(msg.q);
   var filters = msg.filters || {};
   var hasFilters = (filters.tags && filters.tags.length) || filters.venue || filters.year;
-  var ranked = parsed.clauses.length ? rank(parsed) : hasFilters ? everyPaper() : [];
+  var ranked = parsed.clauses.length ? rank(parsed) : { results: hasFilters ? everyPaper() : [], plan: null };
   var offset = msg.offset || 0;
-  return phraseFilter(parsed, ranked).then(function (results) {
+  return phraseFilter(parsed, ranked.results).then(function (results) {
     if (hasFilters) { results = results.filter(filterer(filters)); }
     var page = results.slice(offset, offset + (msg.limit || 20));
     return loadDocs(page.map(refOf)).then(function (docs) {
       return {
         type: "results", id: msg.id, total: results.length, offset: offset,
         results: page.map(function (r, i) { return present(r, docs[i]); }),
-        facets: facets(results)
+        facets: facets(results), searched: searched(msg.q, ranked.plan, docs)
       };
     });
   });

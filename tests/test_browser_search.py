@@ -50,6 +50,26 @@ def test_typo_still_finds_promptriever(page):
     assert not page.watch.problems(), page.watch.problems()
 
 
+def test_a_typo_beside_a_right_word_is_corrected_and_said(page):
+    open_search(page)
+    type_query(page, "exact unlaerning")
+    assert result_titles(page)[0] == UNLEARNING
+    notice = page.locator("#search-notice")
+    expect(notice).to_have_text("Showing results for exact unlearning")
+    expect(notice.locator("em")).to_have_text("unlearning")
+    type_query(page, "exact unlearning")
+    expect(notice).to_have_text("")
+    assert not page.watch.problems(), page.watch.problems()
+
+
+def test_header_box_says_what_it_searched_instead(page):
+    page.goto(BASE_PATH)
+    page.keyboard.press("/")
+    page.keyboard.type("unlaerning ")
+    expect(page.locator("#site-search-notice")).to_have_text("Showing results for unlearning ")
+    expect(page.locator("#site-search-results a").first).to_have_text(UNLEARNING)
+
+
 ODD_QUERIES = ["foo:", "*", "~", "^", '"', "<img src=x onerror=alert(1)>", "title:", "+", "-",
                "\\", "%", ")(", "web~", "agents^10", "🙂", "a" * 300]
 

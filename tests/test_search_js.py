@@ -69,7 +69,7 @@ def test_lazy_index_answers_exactly_like_lunr_index_load(tmp_path):
     check_with_node(tmp_path, "lazy_check.js")
 
 
-def test_worker_leaves_out_only_clauses_and_passes_that_cannot_change_the_answer(tmp_path):
-    # why: the worker skips wildcard clauses and passes it can tell lunr would answer alike
-    # without; built in full, they must give the same results, scores and match data
-    check_with_node(tmp_path, "passes_check.js")
+def test_worker_plans_are_answered_as_lunr_answers_their_clauses(tmp_path):
+    # why: the worker skips wildcard clauses it can tell lunr would answer alike without,
+    # and keeps lunr's order within its tiers
+    check_with_node(tmp_path, "plan_check.js")

@@ -2,7 +2,10 @@ import random
 import re
 
 from factories import make_paper
-from generator.search.terms import document_terms, index_text, paper_terms, search_texts, term
+from generator.search.terms import (FIELDS, NAME_FIELDS, document_terms, fold, index_text,
+                                    paper_terms, search_texts, term)
+
+NAMES = tuple(name in NAME_FIELDS for name, _ in FIELDS)
 
 
 def test_index_text_drops_punctuation_and_latex_leftovers():
@@ -25,9 +28,22 @@ def test_paper_terms_are_the_document_terms_of_its_search_texts():
         def text(): return " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
         paper = make_paper("p", title=text(), authors=(text(),), tags=[text() or "t"],
                            abstract_text=text(), notes_text=text())
-        assert paper_terms(paper) == document_terms(search_texts(paper))
+        assert paper_terms(paper) == document_terms(search_texts(paper), NAMES)
 
 
 def test_a_word_is_trimmed_stemmed_or_dropped_as_lunrs_pipeline_does():
     assert term("running") == "run" and term("the") is None
     assert term("models") == "model" and term("日本") == "日本"
+
+
+def test_names_are_folded_and_kept_whole_neither_stemmed_nor_dropped():
+    paper = make_paper("p", title="Running the models", authors=("Christopher Choy", "Kaiming He",
+                       "Lenka Zdeborová", "A. Łukasz Møller"), tags=["web-agents"])
+    title, authors, tags = paper_terms(paper)[:3]
+    assert title[0] == "run model"
+    assert authors[0] == "christopher choy kaiming he lenka zdeborova a lukasz moller"
+    assert tags[0] == "web agents"
+
+
+def test_fold_takes_accents_off():
+    assert fold("Schölkopf Arandjelović Gabrié Straße") == "Scholkopf Arandjelovic Gabrie Strasse"

@@ -7,7 +7,8 @@ same steps with lunr's own parts (its separators, trimmer pattern, stop words, P
 over plain strings and stems each distinct word once. It keeps what lunr's index is made of,
 each field's terms and their counts; postings, idf and BM25 scores all follow from those, so
 the reader derives them (search/packed.py's unpack, static/search-index.js).
-tests/test_lunrindex.py checks that, unpacked, it equals `lunr.lunr(...).serialize()`.
+tests/test_lunrindex.py checks that, unpacked, it equals what lunr.py's Builder serialises with
+its pipeline skipping the stop-word filter and the stemmer for the name fields (authors, tags).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from lunr import __TARGET_JS_VERSION__
 
-from .terms import FieldTerms, document_terms
+from .terms import NAME_FIELDS, FieldTerms, document_terms
 
 VERSION = __TARGET_JS_VERSION__
 SEARCH_PIPELINE = ["stemmer"]
@@ -59,8 +60,10 @@ class BuiltIndex:
 
 def build(documents: Iterable[list[str | None]], fields: list[str],
           boosts: list[float]) -> BuiltIndex:
-    """Index documents given as one text per field; a document's ref is its position."""
-    return build_from_terms(map(document_terms, documents), fields, boosts)
+    """Index documents given as one text per field; a document's ref is its position. Fields of
+    NAME_FIELDS are indexed as names (neither stop words nor stems)."""
+    names = tuple(name in NAME_FIELDS for name in fields)
+    return build_from_terms((document_terms(texts, names) for texts in documents), fields, boosts)
 
 
 def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[str],

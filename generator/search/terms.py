@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections import Counter
 
 from lunr.stemmer import porter_stemmer
@@ -17,6 +18,13 @@ from ..model.records import Paper
 
 FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes", 1))
 """The indexed fields, in search_texts() order, with their boosts."""
+NAME_FIELDS = frozenset({"authors", "tags"})
+"""Fields of names, indexed as names: folded, never stemmed nor dropped as stop words, so that
+`choy` is not `Choi`, an author `He` or an initial `A` is kept (static/search-worker.js asks
+them alike)."""
+# why: letters NFKD does not take apart; static/search-query.js's fold() has the same table
+_UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+                           "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"})
 # why: lunr.py keeps tokens with inner punctuation whole ('e.g.,', '$\texttt{x}$') while
 # lunr.js strips it, so the browser could not find them; index only letters and digits.
 _WORD = re.compile(r"[^\W_]+")
@@ -28,18 +36,26 @@ def index_text(text: str) -> str:
     return " ".join(_WORD.findall(text))
 
 
+def fold(text: str) -> str:
+    """Text with its accents taken off (Schölkopf -> Scholkopf, Arandjelović -> Arandjelovic),
+    as names are indexed and asked for."""
+    parts = unicodedata.normalize("NFKD", text.translate(_UNFOLDED))
+    return "".join(c for c in parts if unicodedata.category(c) != "Mn")
+
+
 def search_texts(paper: Paper) -> list[str]:
-    """The text lunr indexes for one paper, one string per field of FIELDS."""
-    return [index_text(paper.title_text), index_text(" ".join(paper.authors)),
-            index_text(" ".join(tag.name for tag in paper.tags)),
+    """The text lunr indexes for one paper, one string per field of FIELDS; names folded."""
+    return [index_text(paper.title_text), index_text(fold(" ".join(paper.authors))),
+            index_text(fold(" ".join(tag.name for tag in paper.tags))),
             index_text(paper.abstract_text), index_text(paper.notes_text)]
 
 
 def paper_terms(paper: Paper) -> tuple[FieldTerms, ...]:
     """The terms lunr indexes for one paper, counted, per field of FIELDS: document_terms() of
-    its search_texts(). Their words are letters and digits between single spaces, so lunr's
+    its search_texts(), name fields as names. Their words are letters and digits between single spaces, so lunr's
     tokenizer (split on spaces and hyphens) is a split on spaces."""
-    return tuple(_field_terms(words.lower().split(" ")) for words in search_texts(paper))
+    return tuple(_field_terms(words.lower().split(" "), name in NAME_FIELDS)
+                 for (name, _), words in zip(FIELDS, search_texts(paper)))
 
 
 _SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
@@ -64,15 +80,23 @@ FieldTerms = tuple[str, tuple[int, ...]]
 their counts. A term never holds a space (spaces separate words)."""
 
 
-def document_terms(texts: list[str | None]) -> tuple[FieldTerms, ...]:
-    """What lunr indexes of one document, given one text per field: the per-document half of
-    the index build."""
-    return tuple(_field_terms(_SEPARATORS.split(text.lower())) if text is not None else ("", ())
-                 for text in texts)
+def name_term(word: str) -> str | None:
+    """What lunr's pipeline, with the stop-word filter and the stemmer skipped for names,
+    makes of a word of a name field; None for no term."""
+    match = full_re.match(word)
+    return (match.group(1) if match else word) or None
 
 
-def _field_terms(words: list[str]) -> FieldTerms:
+def document_terms(texts: list[str | None],
+                   names: tuple[bool, ...] = ()) -> tuple[FieldTerms, ...]:
+    """What lunr indexes of one document, given one text per field, `names` saying which are
+    name fields: the per-document half of the index build."""
+    return tuple(_field_terms(_SEPARATORS.split(text.lower()), n < len(names) and names[n])
+                 if text is not None else ("", ()) for n, text in enumerate(texts))
+
+
+def _field_terms(words: list[str], names: bool = False) -> FieldTerms:
     """The terms of one field's lowercased words, counted, in first-seen order."""
     # why: map over the memo keeps the loop in C; only words not met before run Python
-    counter = Counter(filter(None, map(term, words)))
+    counter = Counter(filter(None, map(name_term if names else term, words)))
     return " ".join(counter), tuple(counter.values())

@@ -2,7 +2,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { parseQuery, words } = require("../../static/search-query.js");
+const { parseQuery, words, fold, edits, distance } = require("../../static/search-query.js");
 
 const clause = (w, extra) => Object.assign({ words: w, fields: null, presence: "any", phrase: false }, extra);
 
@@ -54,4 +54,20 @@ test("lunr syntax and odd input never throw and give no clause", () => {
   }
   assert.deepEqual(parseQuery("* ~ ^ : + -").clauses, []);
   assert.deepEqual(parseQuery("<img src=x>").clauses, [clause(["img"]), clause(["src", "x"], { phrase: true })]);
+});
+
+test("names are folded as the build folds them (generator/search/terms.py)", () => {
+  assert.equal(fold("schölkopf arandjelović gabrié łukasz møller straße"), "scholkopf arandjelovic gabrie lukasz moller strasse");
+});
+
+test("one edit undoes a dropped, swapped, changed or added letter", () => {
+  const one = new Set(edits("retreival"));
+  for (const w of ["retrieval", "etreival", "retreivals", "retreivel"]) { assert.ok(one.has(w), w); }
+  assert.ok(!one.has("retrieve"));
+});
+
+test("distance counts a swap of neighbours as one edit, and stops past the limit", () => {
+  assert.equal(distance("retreival", "retrieval", 2), 1);
+  assert.equal(distance("hamilotnain", "hamiltonian", 2), 2);
+  assert.equal(distance("graph", "network", 2), 3);
 });
