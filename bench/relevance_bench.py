@@ -88,8 +88,10 @@ def run(site: Path, queries: list[dict]) -> list[Outcome]:
     replies = answer(site, [q["query"] for q in queries])
     outcomes = []
     for asked, reply in zip(queries, replies):
-        titles = tuple(reply["titles"])
-        rank = titles.index(asked["want"]) + 1 if asked["want"] in titles else 0
+        # why: the site shows titles with their white space collapsed, as LaTeX does
+        titles = tuple(" ".join(title.split()) for title in reply["titles"])
+        want = " ".join(asked["want"].split())
+        rank = titles.index(want) + 1 if want in titles else 0
         outcomes.append(Outcome(asked["query"], asked["want"], asked["kind"], rank, titles[:3]))
     return outcomes
 
