@@ -325,6 +325,8 @@ def our_round(project: Path, content: Path, work: Path, name: str) -> dict[str, 
         (content / "papers" / EDITED).write_text(original, encoding="utf-8")
     shutil.rmtree(out)
     shutil.rmtree(cache, ignore_errors=True)  # why: a build without a cache makes none
+    for left in out.parent.glob(f".{out.name}.*"):  # why: the spare site would make the
+        shutil.rmtree(left)                         # next round's cold build a warm one
     return results
 
 
