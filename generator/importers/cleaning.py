@@ -122,7 +122,7 @@ class Links:
         """Keep an http(s) URL as `kind`; with no kind given, arXiv, OpenReview and DOI URLs as
         their ids, a code host's as 'code', a .pdf as 'pdf', anything else as 'project'."""
         url = url.strip()
-        if not http_url(url):
+        if not is_http_url(url):
             self.dropped.append(f"{source} '{one_line(url)}' is not an http(s) URL; left out")
             return
         if not kind and _DOI_URL.match(url):
@@ -162,14 +162,5 @@ def checked_id(kind: str, value: str) -> bool:
     """True when `value` is an id of `kind` as a content file's `links:` accepts it."""
     try:
         return resolve(kind, value)[1] == value
-    except ValueError:  # why: a LinkProblem, or urlsplit's on 'http://[' (see http_url)
-        return False
-
-
-def http_url(value: str) -> bool:
-    """content.links.is_http_url, but False where urlsplit raises ('http://[x' is read as a
-    broken IPv6 address and raises ValueError instead of answering)."""
-    try:
-        return is_http_url(value)
-    except ValueError:
+    except ValueError:  # why: a LinkProblem says why; the importer only needs yes or no
         return False

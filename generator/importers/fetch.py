@@ -15,7 +15,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
-from .cleaning import checked_id, http_url, terminal_safe
+from ..content.links import is_http_url
+from .cleaning import checked_id, terminal_safe
 
 BASE_URLS = {
     "arxiv": "https://export.arxiv.org/api/query",
@@ -103,7 +104,7 @@ class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
     """Follows redirects (doi.org sends one to the publisher) only to http(s) URLs."""
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
-        if not http_url(newurl):
+        if not is_http_url(newurl):
             raise urllib.error.HTTPError(newurl, code, f"redirect to '{newurl}' refused",
                                          headers, fp)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -121,7 +122,7 @@ class _Client:
     def get(self, url: str, kind: str, spec: str) -> bytes:
         """The body of a 200 answer; FetchFailed saying what went wrong and what to do."""
         host = _host(url)
-        if not http_url(url):
+        if not is_http_url(url):
             raise FetchFailed(f"the {kind} address '{url}' is not an http(s) URL")
         self._wait(host)
         request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT,
