@@ -318,6 +318,7 @@ def test_openreview_v2_notes_with_venue_presentation_and_pdf():
         "Our code is available at https://github.com/gorkaydemir/track_on.")
     assert (track_on.venue, track_on.presentation) == ("ICLR 2025", "poster")
     assert track_on.tags == ("Point Tracking", "Online Tracking", "Memory")
+    assert track_on.tldr == "An online point tracker with memory."
     assert track_on.date == dt.date(2025, 1, 22)  # pdate
     assert track_on.links == {
         "openreview": "oRlANEuqG5",
@@ -345,6 +346,7 @@ def test_openreview_v1_plain_values_and_notable_top():
     assert unlearning.date == dt.date(2022, 9, 22)
     assert promptriever.origin == "v1.json:30"
     assert (promptriever.venue, promptriever.presentation) == ("ICLR 2023", "spotlight")
+    assert (unlearning.tldr, promptriever.tldr) == ("", "Retrievers that follow instructions.")
 
 
 @pytest.mark.parametrize("venue, expected", [
