@@ -141,3 +141,61 @@ def test_one_paper_from_bibtex_and_openreview_in_one_run_is_one_file(tmp_path, c
     assert snapshot(content) == imported
     assert run_import(content, notes, dblp) == 0, "the other order finds the same files"
     assert snapshot(content) == imported
+
+
+# The round trip: a built digest's papers.json and all.bib imported into an empty digest
+
+TRICKY = """\
+---
+title: "R&D at 50%: {x_1} ~ y^2 -- $\\\\alpha$'s #1 ``quoted''"
+authors: [Ludwig van Beethoven, Marie Skłodowska-Curie, Jean-Luc Picard Jr.]
+venue: NeurIPS 2024 — Workshop & Friends
+date: 2025-01-02
+tags: [causal-inference, café]
+links:
+  arxiv: '2401.00001'
+  openreview: oe51Q5Uo99
+  doi: 10.1145/3650000.3650001
+abstract: We study $x_1$.
+---
+"""
+
+
+def what_a_citation_keeps(content: Path) -> dict[str, tuple]:
+    """Each paper's title -> (authors, ids, venue, tags), as the build reads the files."""
+    from generator.build.checkup import check_content
+    checkup = check_content(content)
+    assert checkup.errors == ()
+    return {p.title: (p.authors, p.ids, p.venue, tuple(t.name for t in p.tags))
+            for p in checkup.papers}
+
+
+@pytest.fixture(scope="module")
+def built_digest(tmp_path_factory) -> Path:
+    """The shipped ICLR digest and one paper of awkward characters, built."""
+    root = tmp_path_factory.mktemp("digest")
+    shutil.copytree(REPO / "content", root / "content")
+    (root / "content/papers/tricky.md").write_text(TRICKY, encoding="utf-8")
+    assert run_build(root / "content") == 0
+    return root
+
+
+@pytest.mark.parametrize("exported", [["papers.json"], ["all.bib"], ["all.bib", "papers.json"]])
+def test_a_built_digests_papers_json_and_all_bib_import_as_the_same_papers(
+        exported, built_digest, tmp_path, capsys):
+    content = empty_digest(tmp_path)
+    files = [str(built_digest / "_site" / name) for name in exported]
+    assert run_import(content, *files) == 0
+    expected = what_a_citation_keeps(built_digest / "content")
+    assert len(expected) == 20
+    assert what_a_citation_keeps(content) == expected
+    assert len(list((content / "papers").iterdir())) == 20, "one file a paper, both merged"
+    report = capsys.readouterr().out
+    assert "left out of the sources (" not in report and "tag warnings (" not in report
+    drafts = "20 drafts" if exported == ["all.bib"] else "0 drafts"  # all.bib has no abstracts
+    assert f"Import: 20 created, 0 updated, 0 unchanged, {20 * (len(files) - 1)} skipped, " \
+           f"{drafts}, 0 tag warnings." in report
+    assert expected["R&D at 50%: {x_1} ~ y^2 -- $\\alpha$'s #1 ``quoted''"] == (
+        ("Ludwig van Beethoven", "Marie Skłodowska-Curie", "Jean-Luc Picard Jr."),
+        {"arxiv": "2401.00001", "openreview": "oe51Q5Uo99", "doi": "10.1145/3650000.3650001"},
+        "NeurIPS 2024 — Workshop & Friends", ("causal-inference", "café"))

@@ -32,6 +32,14 @@ _OPENREVIEW_URL = re.compile(r"^https?://(?:www\.)?openreview\.net/(?:forum|pdf)
 _DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(.+)$", re.I)
 _CODE_HOSTS = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/", re.I)
 _VERSION = re.compile(r"v\d+$")
+# why: the text macros a .bib writes for a literal backslash, brace or caret (all.bib does);
+# they pass the decoder as private-use characters, since its output loses every \, { and }
+_LITERAL_MACROS = {"textbackslash": "\\", "textbraceleft": "{", "textbraceright": "}",
+                   "textasciicircum": "^"}
+_LITERAL_MACRO = re.compile(r"\\(" + "|".join(_LITERAL_MACROS) + r")(?:\{\}|(?![A-Za-z])\s*)")
+_STAND_IN = {name: chr(0xE000 + n) for n, name in enumerate(_LITERAL_MACROS)}
+_FROM_STAND_IN = {ord(_STAND_IN[name]): char for name, char in _LITERAL_MACROS.items()}
+_NO_STAND_IN = dict.fromkeys(_FROM_STAND_IN)
 
 
 class Problems:
@@ -73,11 +81,13 @@ def unwrap(text: str) -> str:
 def tex_to_text(tex: str) -> str:
     """Plain Unicode for a TeX title, name or venue: '{\\"O}ptimal {GANs}' -> 'Öptimal GANs'.
 
-    Raises ValueError when braces nest too deep to decode. No backslash or brace
-    survives: a literal one ('\\textbackslash', '\\{') means nothing in a plain title.
+    Raises ValueError when braces nest too deep to decode. A backslash, brace or caret is
+    kept only when written as its text macro ('\\textbraceleft{}'): a bare one is TeX's.
     """
     if _depth(tex) > MAX_TEX_DEPTH:
         raise ValueError(f"braces nest more than {MAX_TEX_DEPTH} deep")
+    tex = tex.translate(_NO_STAND_IN)
+    tex = _LITERAL_MACRO.sub(lambda m: _STAND_IN[m.group(1)], tex)
     # why: a bare % starts a TeX comment, but Scholar writes '5% faster' unescaped
     escaped = _BARE_PERCENT.sub(r"\\%", tex)
     try:
@@ -86,7 +96,7 @@ def tex_to_text(tex: str) -> str:
         # why: pylatexenc fails on a few macros (`\href{url}{text}`); dropping the macro
         # names and keeping their arguments' text is what a reader of the title needs
         text = re.sub(r"\\[A-Za-z]+\*?\s*|\\(?=[^A-Za-z])", "", tex)
-    return one_line(re.sub(r"[\\{}]", "", text))
+    return one_line(re.sub(r"[\\{}]", "", text).translate(_FROM_STAND_IN))
 
 
 def _depth(tex: str) -> int:
