@@ -309,7 +309,12 @@ def import_files(files: list[Path], metadata: Path | None, content_dir: Path,
                  options: ImportOptions, dry_run: bool = False) -> ImportPlan:
     """Read every source, plan against the digest, and write the plan unless `dry_run`;
     BuildFailed (nothing written) if any source or paper file cannot be read."""
-    incoming = read_sources(files, metadata)
+    return import_papers(read_sources(files, metadata), content_dir, options, dry_run)
+
+
+def import_papers(incoming: list[IncomingPaper], content_dir: Path, options: ImportOptions,
+                  dry_run: bool = False) -> ImportPlan:
+    """Plan papers already read against the digest, and write the plan unless `dry_run`."""
     plan = plan_import(incoming, read_existing(content_dir), content_dir / PAPERS_DIR, options)
     if not dry_run:
         apply_plan(plan)
