@@ -571,3 +571,19 @@ def test_read_papers_refuses_utf16_bad_utf8_and_huge_files(tmp_path, monkeypatch
     with pytest.raises(BuildFailed) as failed:
         read_papers(huge)
     assert str(failed.value) == "huge.bib:1: larger than 50 MB; split it into smaller files"
+
+
+def test_plain_text_skips_the_tex_decoder_and_reads_as_the_decoder_would():
+    import random
+    import re as regex
+    from generator.importers import cleaning
+    rng = random.Random(2025)
+    alphabet = "abc XYZ'-.,:;()!?é0123456789/+*@|=\t"
+    samples = ["Hara Linaka", "O'Brien", "Jean-Luc Picard", "Zoë Øster", "a - b", "5 + 3 = 8"]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+                for _ in range(3000)]
+    plain = [text for text in samples if not cleaning._TEX_MARKUP.search(text)]
+    assert len(plain) > 2000
+    for text in plain:
+        decoded = cleaning._TEX.latex_to_text(text)
+        assert cleaning.tex_to_text(text) == cleaning.one_line(regex.sub(r"[\\{}]", "", decoded))
