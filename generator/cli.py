@@ -1,4 +1,4 @@
-"""Command line: `build` (the default), `check`, `new`, `import` and `serve`."""
+"""Command line: `build` (the default), `check`, `new`, `import`, `fetch` and `serve`."""
 
 from __future__ import annotations
 
@@ -7,13 +7,19 @@ import datetime as dt
 import os
 import re
 import sys
+import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .model.errors import BuildFailed, display_path
 from .build.writer import OutputRefused
 from .build.checkup import Checkup, check_content
 from .build.pipeline import BuildOptions, StageTimer, build
+
+if TYPE_CHECKING:
+    from .importers.merge import ImportOptions, ImportPlan
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,13 +36,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _default_to_build(argv: list[str]) -> list[str]:
-    commands = {"build", "check", "new", "import", "serve", "-h", "--help"}
+    commands = {"build", "check", "new", "import", "fetch", "serve", "-h", "--help"}
     return argv if argv and argv[0] in commands else ["build", *argv]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
-    commands = parser.add_subparsers(required=True, metavar="{build,check,new,import,serve}")
+    commands = parser.add_subparsers(required=True,
+                                     metavar="{build,check,new,import,fetch,serve}")
     build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
     _site_options(build_cmd)
     build_cmd.set_defaults(run=run_build)
@@ -60,20 +67,33 @@ def _parser() -> argparse.ArgumentParser:
                                  "--metadata, one plain-text list of abstracts")
     import_cmd.add_argument("--metadata", type=Path,
                             help="YAML list of titles, authors, ids and tags for an abstract list")
-    import_cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
-    import_cmd.add_argument("--date", type=_day, default=dt.date.today(),
-                            help="the day new papers join the digest, YYYY-MM-DD (default today)")
-    import_cmd.add_argument("--venue", default="",
-                            help="venue for every paper, over the source's, e.g. 'ICLR 2025'")
-    import_cmd.add_argument("--tag", dest="tags", action="append", default=[],
-                            help="a tag for every new paper (repeat for more)")
-    import_cmd.add_argument("--update", action="store_true",
-                            help="refresh title, authors, abstract, venue and links of papers "
-                                 "the digest has; the curator's fields are kept")
-    import_cmd.add_argument("--dry-run", action="store_true",
-                            help="print what would be done and write nothing")
+    _import_options(import_cmd)
     import_cmd.set_defaults(run=run_import)
+    fetch_cmd = commands.add_parser(
+        "fetch", help="download papers from arXiv, OpenReview or doi.org, then import them")
+    fetch_cmd.add_argument("specs", nargs="+", metavar="ID",
+                           help="arxiv:ID, openreview:ID or doi:DOI, e.g. arxiv:2409.05657")
+    fetch_cmd.add_argument("--save", type=Path, metavar="DIR",
+                           help="keep the downloaded files in DIR (default: a temporary folder)")
+    _import_options(fetch_cmd)
+    fetch_cmd.set_defaults(run=run_fetch)
     return parser
+
+
+def _import_options(cmd: argparse.ArgumentParser) -> None:
+    """What `import` and `fetch` share: where, when, and what to do with known papers."""
+    cmd.add_argument("--content", type=Path, default=Path("content"), help="content folder")
+    cmd.add_argument("--date", type=_day, default=dt.date.today(),
+                     help="the day new papers join the digest, YYYY-MM-DD (default today)")
+    cmd.add_argument("--venue", default="",
+                     help="venue for every paper, over the source's, e.g. 'ICLR 2025'")
+    cmd.add_argument("--tag", dest="tags", action="append", default=[],
+                     help="a tag for every new paper (repeat for more)")
+    cmd.add_argument("--update", action="store_true",
+                     help="refresh title, authors, abstract, venue and links of papers "
+                          "the digest has; the curator's fields are kept")
+    cmd.add_argument("--dry-run", action="store_true",
+                     help="print what would be done and write nothing")
 
 
 def _check_command(commands: argparse._SubParsersAction) -> None:
@@ -198,19 +218,66 @@ def _port(text: str) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """`import`: new papers become files, known ones are matched (and refreshed with
     --update), then a report; nothing is written if any file cannot be read."""
-    from .importers.merge import ImportOptions, import_files
-    from .importers.report import report_lines
+    from .importers.merge import import_files
     if args.metadata and len(args.files) > 1:
         print("error: with --metadata give one FILE, the list of abstracts", file=sys.stderr)
         return 2
-    options = ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
-                            update=args.update)
     try:
-        plan = import_files(args.files, args.metadata, args.content, options, args.dry_run)
+        plan = import_files(args.files, args.metadata, args.content, _import_from(args),
+                            args.dry_run)
     except BuildFailed as failed:
         _print_errors(failed, "Import failed", "nothing was written")
         return 1
-    for line in report_lines(plan, dry_run=args.dry_run):
+    return _report_import(plan, args.dry_run)
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    """`fetch`: download the records into --save DIR (else a temporary folder), then import
+    them as `import` does; nothing is written if a download fails."""
+    from .importers import fetch as fetching
+    try:
+        fetching.parse_specs(args.specs)
+    except fetching.FetchFailed as wrong:
+        print(f"error: {wrong}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="digest-fetch-") as temporary:
+        folder = args.save or Path(temporary)
+        try:
+            files = fetching.fetch(args.specs, folder)
+        except fetching.FetchFailed as failed:
+            print(f"error: {failed}", file=sys.stderr)
+            print("Fetch failed; nothing was imported.", file=sys.stderr)
+            return 1
+        print(f"fetched {', '.join(display_path(f) for f in files)}" if args.save else
+              f"fetched {_count(len(files), 'file')} (--save DIR keeps them)")
+        return _import_fetched(files, folder if args.save is None else None, args)
+
+
+def _import_fetched(files: list[Path], temporary: Path | None, args: argparse.Namespace) -> int:
+    from .importers.merge import import_papers
+    from .importers.sources import read_sources
+    try:
+        incoming = read_sources(files, None)
+        if temporary is not None:  # why: a report naming files about to be deleted helps no one
+            shown = display_path(temporary) + "/"
+            incoming = [replace(p, origin=p.origin.removeprefix(shown)) for p in incoming]
+        plan = import_papers(incoming, args.content, _import_from(args), args.dry_run)
+    except BuildFailed as failed:
+        keep = "; --save DIR keeps the downloaded files" if temporary is not None else ""
+        _print_errors(failed, "Import failed", f"nothing was written{keep}")
+        return 1
+    return _report_import(plan, args.dry_run)
+
+
+def _import_from(args: argparse.Namespace) -> ImportOptions:
+    from .importers.merge import ImportOptions
+    return ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
+                         update=args.update)
+
+
+def _report_import(plan: ImportPlan, dry_run: bool) -> int:
+    from .importers.report import report_lines
+    for line in report_lines(plan, dry_run=dry_run):
         print(line)
     return 0
 

@@ -16,6 +16,11 @@ def test_tex_escape_escapes_every_special_character_with_balanced_braces():
     assert escaped.count("{") == escaped.count("}")
 
 
+def test_tex_escape_breaks_ligatures_so_the_title_reads_back_as_it_is():
+    assert tex_escape("A -- B --- C ``D'' !`E ?`F a-b") == (
+        "A -{}- B -{}-{}- C `{}`D'{}' !{}`E ?{}`F a-b")
+
+
 def test_tex_escape_keeps_unicode_and_collapses_whitespace():
     assert tex_escape("Görkay  Aydemir\n陈 – naïve") == "Görkay Aydemir 陈 – naïve"
 
@@ -47,6 +52,17 @@ def test_entry_without_a_venue_is_misc_and_points_at_the_digest_page():
     assert entry.startswith("@misc{k,\n") and "booktitle" not in entry
     assert "  doi = {10.1000/a_b},\n" in entry and "  year = {2023},\n" in entry
     assert f"  url = {{{URL}}},\n" in entry
+
+
+def test_an_openreview_id_has_its_own_field_beside_the_arxiv_url():
+    paper = make_paper("x", venue="ICLR 2025", ids={"arxiv": "2409.11136", "openreview": "odvSjn416y"},
+                       links=(Link("arxiv", "arXiv", "https://arxiv.org/abs/2409.11136"),))
+    entry = bibtex_entry(paper, "k", URL)
+    assert "  openreview = {odvSjn416y},\n  url = {https://arxiv.org/abs/2409.11136},\n" in entry
+    forum = "https://openreview.net/forum?id=odvSjn416y"
+    only = make_paper("x", ids={"openreview": "odvSjn416y"},
+                      links=(Link("openreview", "OpenReview", forum),))
+    assert "openreview =" not in bibtex_entry(only, "k", URL), "the url gives it already"
 
 
 def test_arxiv_preprint_says_so_in_howpublished():

@@ -82,8 +82,18 @@ def test_a_conference_paper_on_arxiv_is_one_exact_item():
         "abstract": "Uses $\\alpha$ and \\textbf{bold}.",
         "URL": "https://arxiv.org/abs/2409.11136",
         "number": "arXiv:2409.11136",
+        "archive": "OpenReview",
+        "archive_location": "odvSjn416y",
         "keyword": "retrieval, llm",
     }
+
+
+def test_an_openreview_id_is_its_archive_location_unless_the_url_gives_it():
+    forum = "https://openreview.net/forum?id=odvSjn416y"
+    paper = make_paper(ids={"openreview": "odvSjn416y"},
+                       links=(Link("openreview", "OpenReview", forum),))
+    item = csl_item(paper, "k", PAGE)
+    assert item["URL"] == forum and "archive" not in item and "archive_location" not in item
 
 
 def test_a_paper_without_venue_is_an_article_with_its_repository_and_the_bibtex_year():

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from generator.importers.fetch import USER_AGENT, FetchFailed, fetch, parse_specs
+from factories import write_content
 from generator.importers.formats import read_papers
 
 FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
@@ -163,3 +164,90 @@ def test_a_base_url_must_be_http(tmp_path):
         fetch(["arxiv:2409.11136"], tmp_path, {"arxiv": "file:///etc/passwd"}, pause=0)
     assert str(failed.value) == ("the arxiv address 'file:///etc/passwd?id_list=2409.11136&"
                                  "max_results=1' is not an http(s) URL")
+
+
+# The fetch command: downloads as above, then imports as `import` does
+
+
+def fetch_command(server, monkeypatch, tmp_path: Path, *args: str) -> int:
+    """`build.py fetch ARGS` in-process against the local server, in a digest at tmp_path."""
+    from generator.cli import main
+    from generator.importers import fetch as fetching
+    monkeypatch.setattr(fetching, "BASE_URLS", bases(server))
+    monkeypatch.setattr(fetching, "PAUSE", 0.0)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return main(["fetch", *args, "--date", "2025-01-02"])
+
+
+SPECS = ["arxiv:2409.11136", "openreview:oRlANEuqG5", "doi:10.48550/arXiv.2409.05657"]
+
+
+def test_fetch_command_imports_what_it_downloads_and_keeps_no_file(server, tmp_path,
+                                                                   monkeypatch, capsys):
+    write_content(tmp_path, {})
+    assert fetch_command(server, monkeypatch, tmp_path, *SPECS) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "fetched 3 files (--save DIR keeps them)"
+    assert out[1:4] == ["created (7):",
+                        "  content/papers/promptriever.md  <- arxiv-1.xml:10",
+                        "  content/papers/counterfactual-generative-modeling-with-variational-"
+                        "causal.md  <- arxiv-1.xml:50"]
+    assert "  content/papers/adversarial-attacks-on-data-attribution.md  <- " \
+           "doi-10.48550-arXiv.2409.05657.json:1" in out
+    assert out[-1] == "Import: 7 created, 0 updated, 0 unchanged, 0 skipped, 2 drafts, 0 tag warnings."
+    assert sorted(p.name for p in (tmp_path / "content/papers").iterdir()) == [
+        "adversarial-attacks-on-data-attribution.md", "agentoccam.md",
+        "counterfactual-generative-modeling-with-variational-causal.md",
+        "dynamic-low-rank-sparse-adaptation-for-large-language-models.md", "promptriever.md",
+        "support-is-all-you-need-for-certified-vae-training.md", "track-on.md"]
+    assert list((tmp_path / "tmp").iterdir()) == [], "the temporary folder is gone"
+
+
+def test_fetch_command_save_keeps_the_files_and_import_of_them_finds_the_same_papers(
+        server, tmp_path, monkeypatch, capsys):
+    write_content(tmp_path, {})
+    assert fetch_command(server, monkeypatch, tmp_path, *SPECS, "--save", "saved",
+                         "--tag", "Retrieval") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fetched saved/arxiv-1.xml, saved/openreview-oRlANEuqG5.json, "
+                          "saved/doi-10.48550-arXiv.2409.05657.json\ncreated (7):\n"
+                          "  content/papers/promptriever.md  <- saved/arxiv-1.xml:10\n")
+    assert "- retrieval\n" in (tmp_path / "content/papers/promptriever.md").read_text()
+    from generator.cli import main
+    files = sorted(str(p) for p in (tmp_path / "saved").iterdir())
+    assert main(["import", *files, "--update"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "Import: 0 created, 0 updated, 7 unchanged, 0 skipped, 0 drafts, 0 tag warnings.\n")
+
+
+def test_fetch_command_dry_run_writes_nothing(server, tmp_path, monkeypatch, capsys):
+    write_content(tmp_path, {})
+    assert fetch_command(server, monkeypatch, tmp_path, "arxiv:2409.11136", "--dry-run") == 0
+    assert capsys.readouterr().out.endswith("; dry run, nothing was written.\n")
+    assert list((tmp_path / "content/papers").iterdir()) == []
+
+
+def test_fetch_command_offline_is_one_clear_error_and_exit_1(server, tmp_path, monkeypatch,
+                                                             capsys):
+    write_content(tmp_path, {})
+    server.shutdown()
+    server.server_close()  # why: nothing listens on its port now, as when offline
+    assert fetch_command(server, monkeypatch, tmp_path, "arxiv:2409.11136") == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("error: could not reach 127.0.0.1: ")
+    assert err[0].endswith(" — check the connection, or download the file and run "
+                           "`build.py import FILE`")
+    assert err[1:] == ["Fetch failed; nothing was imported."]
+    assert list((tmp_path / "content/papers").iterdir()) == []
+
+
+def test_fetch_command_bad_id_is_a_usage_error_before_any_request(server, tmp_path,
+                                                                  monkeypatch, capsys):
+    write_content(tmp_path, {})
+    assert fetch_command(server, monkeypatch, tmp_path, "arxiv:2409.11136", "isbn:123") == 2
+    assert capsys.readouterr().err == (
+        "error: 'isbn:123' must start with arxiv:, openreview: or doi: (e.g. arxiv:2409.05657, "
+        "openreview:oe51Q5Uo37, doi:10.1145/3650000)\n")
+    assert server.seen == []

@@ -148,13 +148,24 @@ def test_bibtex_url_that_urlsplit_cannot_read_is_left_out_not_a_crash():
     assert paper.dropped == ("url 'http://[broken/x.pdf' is not an http(s) URL; left out",)
 
 
-def test_bibtex_no_backslash_or_brace_survives_in_title_or_names():
-    [paper] = read_bibtex(r"""@misc{a, title = {50% of \textbackslash{}x and \{y\}},
+def test_bibtex_no_bare_backslash_or_brace_survives_in_title_or_names():
+    [paper] = read_bibtex(r"""@misc{a, title = {50% of \{y\} and {\bf z}},
         author = {\"{O}ktem, Ozan and Moreno-Mu\~{n}oz, Pablo}}""", "refs.bib")
-    assert paper.title == "50% of x and y"
+    assert paper.title == "50% of y and z"
     [linked] = read_bibtex(r"@misc{a, title = {See \href{https://x.org}{Our Site}}}", "refs.bib")
     assert linked.title == "See https://x.orgOur Site"  # pylatexenc fails on \href; macro dropped
     assert paper.authors == ("Ozan Öktem", "Pablo Moreno-Muñoz")
+
+
+def test_bibtex_text_macros_give_back_a_literal_backslash_brace_and_caret():
+    # why: all.bib writes them so (outputs/bibtex.tex_escape), and so does NeurIPS's export
+    # of a title's TeX ('\textbackslash ell\_1' for '$\ell_1$')
+    [paper] = read_bibtex(r"""@misc{a, title = {{\$\textbackslash{}alpha\$ x\textasciicircum{}2
+        \textbraceleft{}set\textbraceright{} \textbackslash ell\_1 \textbackslashed}}}""",
+                          "refs.bib")
+    assert paper.title == r"$\alpha$ x^2 {set} \ell_1", "an unknown macro is dropped"
+    [planted] = read_bibtex("@misc{a, title = {A \ue000 b}}", "refs.bib")
+    assert planted.title == "A b", "the decoder's stand-ins cannot be planted by a source"
 
 
 def test_bibtex_control_characters_are_removed():
@@ -218,7 +229,8 @@ def test_every_real_neurips_2018_bibtex_reads_with_title_and_authors():
     assert len(papers) == len(rows) == 1008
     for row, paper in zip(rows, papers):
         assert paper.title and len(paper.authors) == len(row["authors"]), row["title"]
-        assert not any(c in text for text in (paper.title, *paper.authors) for c in "\\{}")
+        assert not any(c in text for text in (paper.title, *paper.authors) for c in "{}")
+        assert ("\\" in paper.title) == ("textbackslash" in row["bibtex"]), row["title"]
         assert paper.venue == "Advances in Neural Information Processing Systems"
         assert paper.date == dt.date(2018, 1, 1)
         assert paper.links["pdf"].startswith("https://proceedings.neurips.cc/")
@@ -318,6 +330,7 @@ def test_openreview_v2_notes_with_venue_presentation_and_pdf():
         "Our code is available at https://github.com/gorkaydemir/track_on.")
     assert (track_on.venue, track_on.presentation) == ("ICLR 2025", "poster")
     assert track_on.tags == ("Point Tracking", "Online Tracking", "Memory")
+    assert track_on.tldr == "An online point tracker with memory."
     assert track_on.date == dt.date(2025, 1, 22)  # pdate
     assert track_on.links == {
         "openreview": "oRlANEuqG5",
@@ -345,6 +358,7 @@ def test_openreview_v1_plain_values_and_notable_top():
     assert unlearning.date == dt.date(2022, 9, 22)
     assert promptriever.origin == "v1.json:30"
     assert (promptriever.venue, promptriever.presentation) == ("ICLR 2023", "spotlight")
+    assert (unlearning.tldr, promptriever.tldr) == ("", "Retrievers that follow instructions.")
 
 
 @pytest.mark.parametrize("venue, expected", [
@@ -438,6 +452,25 @@ def test_csl_from_zotero_names_particles_literal_and_string_dates():
     assert other.date is None
     assert other.dropped == ("DOI '10.1000/bad doi' is not a valid doi id; left out",
                              "issued [2023, 13] is not a date; left out")
+
+
+def test_csl_archive_id_and_openreview_archive_give_the_ids_back():
+    items = [{"type": "article", "title": "A", "number": "arXiv:2409.11136v2",
+              "archive": "OpenReview", "archive_location": "odvSjn416y",
+              "URL": "https://arxiv.org/abs/2409.11136"},
+             {"type": "report", "title": "B", "number": 7, "archive": "Library",
+              "archive_location": "Shelf 3"},
+             {"type": "article", "title": "C", "number": "arXiv:not an id"}]
+    a, b, c = read_csl(json.dumps(items), "papers.json")
+    assert a.links == {"arxiv": "2409.11136", "openreview": "odvSjn416y"}
+    assert (b.links, b.dropped) == ({}, ())
+    assert c.dropped == ("number 'not an id' is not a valid arxiv id; left out",)
+
+
+def test_bibtex_openreview_field_gives_the_id():
+    [paper] = read_bibtex("@inproceedings{k, title={A}, eprint={2409.11136}, archivePrefix={arXiv},"
+                          " openreview={odvSjn416y}, url={https://arxiv.org/abs/2409.11136}}", "a.bib")
+    assert paper.links == {"arxiv": "2409.11136", "openreview": "odvSjn416y"}
 
 
 def test_csl_crossref_search_results_are_read_item_by_item():
@@ -538,3 +571,19 @@ def test_read_papers_refuses_utf16_bad_utf8_and_huge_files(tmp_path, monkeypatch
     with pytest.raises(BuildFailed) as failed:
         read_papers(huge)
     assert str(failed.value) == "huge.bib:1: larger than 50 MB; split it into smaller files"
+
+
+def test_plain_text_skips_the_tex_decoder_and_reads_as_the_decoder_would():
+    import random
+    import re as regex
+    from generator.importers import cleaning
+    rng = random.Random(2025)
+    alphabet = "abc XYZ'-.,:;()!?é0123456789/+*@|=\t"
+    samples = ["Hara Linaka", "O'Brien", "Jean-Luc Picard", "Zoë Øster", "a - b", "5 + 3 = 8"]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+                for _ in range(3000)]
+    plain = [text for text in samples if not cleaning._TEX_MARKUP.search(text)]
+    assert len(plain) > 2000
+    for text in plain:
+        decoded = cleaning._TEX.latex_to_text(text)
+        assert cleaning.tex_to_text(text) == cleaning.one_line(regex.sub(r"[\\{}]", "", decoded))

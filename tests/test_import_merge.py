@@ -207,6 +207,26 @@ def test_tag_warnings_are_in_the_plan_once(tmp_path):
     assert len(result.warnings) == 1 and "'llms' is near the digest's 'llm'" in result.warnings[0]
 
 
+def test_a_new_tag_near_another_new_tag_of_the_same_import_is_warned_of(tmp_path):
+    result = plan(tmp_path, [incoming(tags=("LLM", "Café")),
+                             incoming(title="Other", links={}, tags=("llms", "cafe", "LLM"))])
+    fronts = [front_of(d.text)["tags"] for d in result.decisions]
+    assert fronts == [["llm", "café"], ["llms", "café", "llm"]]
+    assert result.warnings == ("new tag 'llms' is near this import's new 'llm'; kept as it is: "
+                               "rename one if they are the same topic",)
+
+
+def test_a_tag_near_both_the_digest_and_the_import_names_the_digests(tmp_path):
+    files = {"old": paper_source(tags=["web-agent"], links={"arxiv": "2401.00001"})}
+    result = plan(tmp_path, [incoming(tags=("LLM", "web agents")),
+                             incoming(title="Other", links={}, tags=("llms",))], files=files)
+    assert result.warnings == (
+        "new tag 'web-agents' is near the digest's 'web-agent'; kept as it is: rename one if "
+        "they are the same topic",
+        "new tag 'llms' is near this import's new 'llm'; kept as it is: rename one if they are "
+        "the same topic")
+
+
 # Updating
 
 
@@ -343,3 +363,16 @@ def test_the_report_groups_decisions_and_counts_them(tmp_path):
     assert lines[4] == "drafts for want of an abstract (1):"
     assert lines[-1] == ("Import: 1 created, 0 updated, 0 unchanged, 1 skipped, 1 draft, "
                          "0 tag warnings.")
+
+
+def test_the_report_names_what_the_readers_left_out_and_where(tmp_path):
+    dropped = ("doi '10.1/x y' is not a valid doi id; left out",)
+    result = plan(tmp_path, [incoming(dropped=dropped),
+                             incoming(origin="r.bib:9", dropped=("url 'ftp://x' is not an "
+                                                                 "http(s) URL; left out",))])
+    assert result.left_out == ("refs.bib:1: doi '10.1/x y' is not a valid doi id; left out",
+                               "r.bib:9: url 'ftp://x' is not an http(s) URL; left out")
+    lines = report_lines(result)
+    at = lines.index("left out of the sources (2):")
+    assert lines[at + 1:at + 3] == ["  " + note for note in result.left_out]
+    assert lines[at + 3].startswith("Import: 1 created")

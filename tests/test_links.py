@@ -61,3 +61,10 @@ def test_an_id_taken_from_a_url_must_be_an_id_of_its_kind(kind, url):
 
 def test_a_url_with_a_control_character_is_not_a_url():
     assert not is_http_url("https://example.org/a\x01b")
+
+
+@pytest.mark.parametrize("value", ["http://[x", "https://[::1/a", "http://]x["])
+def test_a_url_with_a_broken_ipv6_host_is_not_a_url(value):
+    assert not is_http_url(value)
+    with pytest.raises(LinkProblem):
+        resolve("project", value)

@@ -36,7 +36,10 @@ class LinkProblem(ValueError):
 
 def is_http_url(value: str) -> bool:
     """True for an absolute http:// or https:// URL with a host and no spaces."""
-    parts = urlsplit(value)
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # why: urlsplit raises on a broken IPv6 host ('http://[x')
+        return False
     return (parts.scheme in ("http", "https") and bool(parts.netloc)
             and not re.search(r"[\s\x00-\x1f\x7f]", value))
 

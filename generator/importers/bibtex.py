@@ -209,7 +209,8 @@ def _tags(fields: dict[str, str]) -> tuple[str, ...]:
 
 def _links(fields: dict[str, str]) -> Links:
     """arXiv from eprint, an arXiv URL or DOI or Scholar's 'arXiv preprint arXiv:…' journal;
-    OpenReview from its URL; the DOI; any other http(s) `url` as pdf, code or project."""
+    OpenReview from its URL or an `openreview` field; the DOI; any other http(s) `url` as
+    pdf, code or project."""
     links = Links()
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
     if fields.get("eprint") and prefix == "arxiv":
@@ -221,6 +222,8 @@ def _links(fields: dict[str, str]) -> Links:
         links.add_id("arxiv", volume.group(1), "volume")  # why: DBLP's and S2's CoRR entries
     if fields.get("doi"):
         links.add_doi(fields["doi"], "doi")
+    if fields.get("openreview"):
+        links.add_id("openreview", fields["openreview"], "openreview")  # why: all.bib's own field
     if fields.get("url"):
         links.add_paper_url(fields["url"], "url")
     return links

@@ -3,7 +3,9 @@ object) and Crossref's API (`{"message": {...}}`, or `{"message": {"items": [...
 
 Choices: the date is `issued` (Crossref's `published` when `issued` is missing), its
 missing month or day read as the first; an 'arXiv' container is no venue; `keyword`
-(comma separated) gives tags, Crossref's journal-wide `subject` does not.
+(comma separated) gives tags, Crossref's journal-wide `subject` does not. Ids come from
+`DOI`, `URL`, `number` "arXiv:<id>" (Zotero's Archive ID) and `archive` "OpenReview" with
+its `archive_location` (as papers.json writes them).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .incoming import IncomingPaper
 from .jsonitems import entries_with_lines, load_json, text_list, text_value
 
 _PREPRINT = re.compile(r"^\s*(?:arxiv|corr|biorxiv|medrxiv|ssrn)\b", re.I)
+_ARXIV_NUMBER = re.compile(r"^\s*arxiv:\s*(.+?)\s*$", re.I)
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
 
@@ -118,7 +121,19 @@ def _links(item: dict, line: int, problems: Problems) -> Links:
     doi = text_value(item.get("DOI"), "DOI", line, problems)
     if doi:
         links.add_doi(doi, "DOI")
+    number = _text_or_number(item.get("number"), "number", line, problems)
+    if found := _ARXIV_NUMBER.match(number):
+        links.add_id("arxiv", found.group(1), "number")
+    if text_value(item.get("archive"), "archive", line, problems).strip().lower() == "openreview":
+        location = text_value(item.get("archive_location"), "archive_location", line, problems)
+        links.add_id("openreview", location, "archive_location")
     url = text_value(item.get("URL"), "URL", line, problems)
     if url:
         links.add_paper_url(url, "URL")
     return links
+
+
+def _text_or_number(value: Any, what: str, line: int, problems: Problems) -> str:
+    """CSL allows a number where it means text (`number`, `volume`): '' for a number."""
+    return "" if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else text_value(value, what, line, problems)

@@ -15,7 +15,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
-from .cleaning import checked_id, http_url, terminal_safe
+from ..content.links import is_http_url
+from .cleaning import checked_id, terminal_safe
 
 BASE_URLS = {
     "arxiv": "https://export.arxiv.org/api/query",
@@ -26,6 +27,8 @@ BASE_URLS = {
 ACCEPT = {"arxiv": "application/atom+xml", "openreview": "application/json",
           "doi": "application/vnd.citationstyles.csl+json"}
 USER_AGENT = "paper-digest/1 (build.py fetch; a static site generator for paper digests)"
+PAUSE = 3.0
+"""Seconds between two requests to one host: arXiv's API manual asks for three."""
 ARXIV_BATCH = 100
 """arXiv ids per request: its manual suggests at most a few hundred results per call."""
 MAX_BYTES = 50 * 1024 * 1024
@@ -37,13 +40,14 @@ class FetchFailed(Exception):
 
 
 def fetch(specs: list[str], folder: Path, base_urls: dict[str, str] | None = None,
-          pause: float = 3.0, timeout: float = 30.0) -> list[Path]:
+          pause: float | None = None, timeout: float = 30.0) -> list[Path]:
     """Download every `arxiv:ID`, `openreview:ID` and `doi:DOI` into `folder`; the saved
     files, arXiv's first, then OpenReview's, then the DOIs', each in the order given.
-    Every spec is checked before the first request."""
+    Every spec is checked before the first request. BASE_URLS and PAUSE are read at each
+    call, so a test can point them at a local server."""
     wanted = parse_specs(specs)
     bases = {**BASE_URLS, **(base_urls or {})}
-    client = _Client(pause, timeout)
+    client = _Client(PAUSE if pause is None else pause, timeout)
     folder.mkdir(parents=True, exist_ok=True)
     saved = []
     arxiv_ids = [value for kind, value in wanted if kind == "arxiv"]
@@ -103,7 +107,7 @@ class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
     """Follows redirects (doi.org sends one to the publisher) only to http(s) URLs."""
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
-        if not http_url(newurl):
+        if not is_http_url(newurl):
             raise urllib.error.HTTPError(newurl, code, f"redirect to '{newurl}' refused",
                                          headers, fp)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -121,7 +125,7 @@ class _Client:
     def get(self, url: str, kind: str, spec: str) -> bytes:
         """The body of a 200 answer; FetchFailed saying what went wrong and what to do."""
         host = _host(url)
-        if not http_url(url):
+        if not is_http_url(url):
             raise FetchFailed(f"the {kind} address '{url}' is not an http(s) URL")
         self._wait(host)
         request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT,

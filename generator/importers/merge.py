@@ -72,6 +72,9 @@ class ImportPlan:
 
     decisions: tuple[Decision, ...]
     warnings: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
+    """What the sources said that the readers left out, and why: 'refs.bib:12: doi '…' is not
+    a valid doi id; left out' (IncomingPaper.dropped, with where it was read)."""
 
     def writes(self) -> list[Decision]:
         """The decisions that write a file."""
@@ -115,14 +118,14 @@ def plan_import(incoming: list[IncomingPaper], existing: list[ExistingPaper], pa
                 options: ImportOptions) -> ImportPlan:
     """The decision for every incoming paper; reads and writes nothing."""
     taken = {name[:-3].lower() for name in paper_names(papers_dir)}
-    known_tags = _digest_tags(existing)
+    tags = TagSpeller(_digest_tags(existing))
     decisions: list[Decision] = []
-    warnings: list[str] = []
     for group in match(incoming, existing):
-        decisions.append(_decide(group, papers_dir, options, taken, known_tags, warnings))
+        decisions.append(_decide(group, papers_dir, options, taken, tags))
         decisions += [Decision("skip", twin.origin, note=f"same paper as {group.merged.origin}; "
                                "merged into it") for twin in group.twins]
-    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(warnings)))
+    left_out = tuple(f"{paper.origin}: {note}" for paper in incoming for note in paper.dropped)
+    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out)
 
 
 def match(incoming: list[IncomingPaper], existing: list[ExistingPaper]) -> list[_Group]:
@@ -168,14 +171,14 @@ def combine(first: IncomingPaper, later: IncomingPaper) -> IncomingPaper:
 
 
 def _decide(group: _Group, papers_dir: Path, options: ImportOptions, taken: set[str],
-            known_tags: list[str], warnings: list[str]) -> Decision:
+            tags: TagSpeller) -> Decision:
     paper, target = group.merged, group.target
     missing = "title" if not paper.title.strip() else "authors" if not paper.authors else ""
     if target is None and missing:
         return Decision("skip", paper.origin, note=f"the source gives no {missing}, which a "
                                                    "new paper file needs")
     if target is None:
-        return _create(paper, papers_dir, options, taken, known_tags, warnings)
+        return _create(paper, papers_dir, options, taken, tags)
     if not options.update:
         return Decision("skip", paper.origin, target.path,
                         note=f"exists as {display_path(target.path)} (use --update to refresh it)")
@@ -187,14 +190,10 @@ def _decide(group: _Group, papers_dir: Path, options: ImportOptions, taken: set[
 
 
 def _create(paper: IncomingPaper, papers_dir: Path, options: ImportOptions, taken: set[str],
-            known_tags: list[str], warnings: list[str]) -> Decision:
+            tags: TagSpeller) -> Decision:
     path = papers_dir / f"{choose_slug(paper, taken)}.md"
-    tags = []
-    for name in (*paper.tags, *options.tags):
-        tag, warning = digest_spelling(name, known_tags)
-        tags += [tag] if tag else []
-        warnings += [warning] if warning else []
-    fields = new_fields(paper, options, tuple(dict.fromkeys(tags)))
+    spelled = [tags.spell(name) for name in (*paper.tags, *options.tags)]
+    fields = new_fields(paper, options, tuple(dict.fromkeys(tag for tag in spelled if tag)))
     return Decision("create", paper.origin, path, new_paper_text(fields),
                     draft="abstract" not in fields)
 
@@ -250,26 +249,48 @@ def _list(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def digest_spelling(name: str, known: list[str]) -> tuple[str, str]:
+def digest_spelling(name: str, known: list[str], added: list[str] | None = None) -> tuple[str, str]:
     """A source's tag as the digest files it, and a warning when it is near another tag.
 
     'Large Language Models' becomes 'large-language-models'; a tag the digest already spells
     otherwise ('LLM' for 'llm') takes the digest's spelling; a tag only near one ('llms' by
-    'llm') is kept, with a warning naming both. ('', warning) when nothing is left of it.
+    'llm') is kept, with a warning naming both. `added` are the tags new in this import, so
+    'LLM' and 'llms' from two entries of one file are warned of as well.
+    ('', warning) when nothing is left of it.
     """
     tag = normalise_tag(name)
     if not tag:
         return "", f"tag '{name}' has no letters or digits; left out"
-    same = next((other for other in known if normalise_tag(other) == tag
+    added = added or []
+    same = next((other for other in [*known, *added] if normalise_tag(other) == tag
                  or _tag_page(other) == _tag_page(tag)), None)
     if same:
         return same, ""
-    near = near_tags(tag, known)
-    if near:
-        names = ", ".join(f"'{other}'" for other in near)
-        return tag, f"new tag '{tag}' is near the digest's {names}; kept as it is: rename one " \
-                    "if they are the same topic"
+    for near, whose in ((near_tags(tag, known), "the digest's"),
+                        (near_tags(tag, added), "this import's new")):
+        if near:
+            names = ", ".join(f"'{other}'" for other in near)
+            return tag, f"new tag '{tag}' is near {whose} {names}; kept as it is: rename one " \
+                        "if they are the same topic"
     return tag, ""
+
+
+class TagSpeller:
+    """The tags of one import: each spelled as the digest or an earlier paper of the import
+    spells it, the warnings collected, and every new tag remembered for the next paper."""
+
+    def __init__(self, digest: list[str]):
+        self.digest = digest
+        self.added: list[str] = []
+        self.warnings: list[str] = []
+
+    def spell(self, name: str) -> str:
+        """The tag to write for `name`, '' when nothing is left of it."""
+        tag, warning = digest_spelling(name, self.digest, self.added)
+        self.warnings += [warning] if warning else []
+        if tag and tag not in self.digest and tag not in self.added:
+            self.added.append(tag)
+        return tag
 
 
 def _tag_page(name: str) -> str:
@@ -288,7 +309,12 @@ def import_files(files: list[Path], metadata: Path | None, content_dir: Path,
                  options: ImportOptions, dry_run: bool = False) -> ImportPlan:
     """Read every source, plan against the digest, and write the plan unless `dry_run`;
     BuildFailed (nothing written) if any source or paper file cannot be read."""
-    incoming = read_sources(files, metadata)
+    return import_papers(read_sources(files, metadata), content_dir, options, dry_run)
+
+
+def import_papers(incoming: list[IncomingPaper], content_dir: Path, options: ImportOptions,
+                  dry_run: bool = False) -> ImportPlan:
+    """Plan papers already read against the digest, and write the plan unless `dry_run`."""
     plan = plan_import(incoming, read_existing(content_dir), content_dir / PAPERS_DIR, options)
     if not dry_run:
         apply_plan(plan)

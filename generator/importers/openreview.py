@@ -4,7 +4,8 @@ Choices: the venue string says both where and how a paper was presented: 'ICLR 2
 gives venue 'ICLR 2025' and presentation 'oral' (ICLR 2023's 'notable top 5%' and 'top
 25%' are its orals and spotlights). A venue that is no acceptance ('Submitted to ICLR
 2025', withdrawn, rejected) is left out with a note: a digest's venue says where a paper
-was accepted. The date is `pdate` (publication), else `cdate` (creation). Notes that
+was accepted. The date is `pdate` (publication), else `cdate` (creation). The authors'
+one-line summary (v2's `TLDR`, v1's `TL;DR`) becomes the tldr. Notes that
 answer another note (reviews, comments: `forum` differs from `id`) are not papers and are
 skipped.
 """
@@ -75,6 +76,7 @@ def _paper(note: Any, line: int, problems: Problems) -> IncomingPaper | None:
                                                                line, problems)))
     links = _links(forum, get, line, problems)
     tags = text_list(get("keywords"), "content.keywords", line, problems)
+    tldr = get("TLDR") if "TLDR" in note["content"] else get("TL;DR")
     return IncomingPaper(
         origin=f"{problems.shown}:{line}", title=title,
         authors=tuple(filter(None, map(one_line, text_list(get("authors"), "content.authors",
@@ -82,6 +84,7 @@ def _paper(note: Any, line: int, problems: Problems) -> IncomingPaper | None:
         abstract=unwrap(text_value(get("abstract"), "content.abstract", line, problems)),
         venue=venue, presentation=presentation, date=_date(note, line, problems),
         tags=tuple(dict.fromkeys(filter(None, map(one_line, tags)))), links=links.found,
+        tldr=one_line(text_value(tldr, "content.TLDR", line, problems)),
         key=one_line(forum), dropped=tuple(links.dropped + ([why] if why else [])))
 
 

@@ -1,5 +1,5 @@
 """What an import did, grouped for the curator: created, updated, unchanged, skipped, drafts,
-tag warnings, then one line of counts."""
+what the sources said that was left out, tag warnings, then one line of counts."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
     lines += _section("drafts for want of an abstract",
                       [f"{_path(d)}: add its abstract, then delete 'draft: true' (build --drafts "
                        "previews it)" for d in drafts])
+    lines += _section("left out of the sources", list(plan.left_out))
     lines += _section("tag warnings", list(plan.warnings))
     counts = [f"{sum(d.action == action for d in plan.decisions)} {heading}"
               for action, heading in GROUPS]

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..content.documents import ContentErrorRaised
 from ..model.errors import BuildFailed, ContentError, display_path
 from .abstracts import read_abstract_list
+from .formats import read_papers
 from .incoming import IncomingPaper
 
 
@@ -38,5 +39,4 @@ def _read(path: Path, metadata: Path | None) -> list[IncomingPaper]:
     generator/importers/formats.py reads (BibTeX, arXiv Atom, OpenReview, CSL-JSON)."""
     if metadata is not None:
         return read_abstract_list(path, metadata)
-    from .formats import read_papers  # why: the one place the format readers are reached
     return read_papers(path)

@@ -48,6 +48,13 @@ def work_url(paper: Paper, page_url: str) -> str:
     return links.get("arxiv") or links.get("openreview") or links.get("doi") or page_url
 
 
+def openreview_beside(paper: Paper, url: str) -> str:
+    """The paper's OpenReview id when `url` (its work_url) does not already give it, else ''
+    (an arXiv paper's URL is its arXiv page, so a citation would lose the id)."""
+    forum = paper.ids.get("openreview", "")
+    return forum if forum and forum not in url else ""
+
+
 def base_key(paper: Paper) -> str:
     """`lastname` + year + first significant title word, all lowercase ASCII."""
     first = paper.authors[0] if paper.authors else ""

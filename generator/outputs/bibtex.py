@@ -10,8 +10,12 @@ Choices, so a reference manager gets what it expects:
   LaTeX; only a bare `&`, `%` or `#` in it is escaped. Other titles are plain text.
 - Unicode is kept as it is: biber and current LaTeX read UTF-8, and converting to
   accent macros cannot express most scripts. Only the ten characters that mean
-  something to TeX are escaped, with macros whose braces stay balanced for BibTeX.
+  something to TeX are escaped, with macros whose braces stay balanced for BibTeX, and
+  the ligatures ('--', "''", '!`') are broken with '{}', so the text reads back as it is.
 - Keys are ASCII: first author's last name, year, first significant title word.
+- An OpenReview id the `url` does not give (it is the arXiv page when there is both) is an
+  `openreview` field: BibTeX styles ignore a field they do not know, and without it an
+  import of all.bib would lose the id.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import re
 
 from ..model import urls as paths
-from ..model.citation import publication_year, work_url
+from ..model.citation import openreview_beside, publication_year, work_url
 from ..model.records import FileJob, Paper, Site
 from ..model.urls import Urls
 
@@ -31,6 +35,9 @@ _TEX_SPECIALS = {
     "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
 }
 _TEX_RE = re.compile("[" + re.escape("".join(_TEX_SPECIALS)) + "]")
+# why: TeX reads '--' as a dash, "''" as a closing quote and '!`' as '¡'; '{}' between the two
+# keeps the characters the title has (and an importer reads the same title back)
+_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[!?])(?=`)")
 _VERBATIM_SPECIAL = re.compile(r"[{}\\\s]")
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 _WRITTEN_IN_TEX = re.compile(r"\\[A-Za-z]|\$")
@@ -38,8 +45,10 @@ _BARE_SPECIAL = re.compile(r"(?<!\\)[&%#]")
 
 
 def tex_escape(text: str) -> str:
-    """Plain text as a BibTeX field value: TeX specials escaped, whitespace collapsed."""
-    return _TEX_RE.sub(lambda m: _TEX_SPECIALS[m.group()], " ".join(text.split()))
+    """Plain text as a BibTeX field value: TeX specials escaped, ligatures broken,
+    whitespace collapsed."""
+    escaped = _TEX_RE.sub(lambda m: _TEX_SPECIALS[m.group()], " ".join(text.split()))
+    return _LIGATURE.sub("{}", escaped)
 
 
 def tex_title(title: str) -> str:
@@ -88,7 +97,10 @@ def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
         fields += [("eprint", verbatim(paper.ids["arxiv"])), ("archivePrefix", "arXiv")]
     if "doi" in paper.ids:
         fields.append(("doi", verbatim(paper.ids["doi"])))
-    fields.append(("url", verbatim(work_url(paper, page_url))))
+    url = work_url(paper, page_url)
+    if forum := openreview_beside(paper, url):
+        fields.append(("openreview", verbatim(forum)))
+    fields.append(("url", verbatim(url)))
     if paper.tags:
         fields.append(("keywords", tex_escape(", ".join(t.name for t in paper.tags))))
     return fields

@@ -9,7 +9,9 @@ Choices, made to agree with all.bib and with what Zotero imports:
 - `URL` is the work's own page (arXiv, OpenReview or DOI), else its page in this digest.
 - An arXiv id is `number` as "arXiv:<id>": Zotero's "Archive ID", which it maps to CSL
   `number` with that prefix; an arXiv preprint also gets `publisher` "arXiv" (its repository).
-- `abstract` is the curator's text with its LaTeX, as all.bib has it; `keyword` the tags.
+- An OpenReview id the `URL` does not give (it is the arXiv page when there is both) is
+  `archive` "OpenReview" with `archive_location` the id (Zotero's Archive, Loc. in Archive).
+- `abstract` is the curator's text with its LaTeX (all.bib leaves it out); `keyword` the tags.
 - Names are split into `given` and `family`, particles ('van', 'de', 'von') kept with the
   family name as Zotero stores it; a one-word name is a `literal`.
 Only variables of the CSL 1.0 data schema are written; keys are sorted, items are in the
@@ -22,7 +24,7 @@ import json
 from typing import Any
 
 from ..model import urls as paths
-from ..model.citation import publication_year, work_url
+from ..model.citation import openreview_beside, publication_year, work_url
 from ..model.records import FileJob, Paper, Site
 from .bibtex import entry_inputs
 
@@ -57,6 +59,8 @@ def csl_item(paper: Paper, key: str, page_url: str) -> dict[str, Any]:
         "issued": {"date-parts": [[publication_year(paper)]]},
         "abstract": paper.abstract, "URL": work_url(paper, page_url),
     }
+    if forum := openreview_beside(paper, item["URL"]):
+        item["archive"], item["archive_location"] = "OpenReview", forum
     if paper.venue:
         item["container-title"] = paper.venue
     if "doi" in paper.ids:
