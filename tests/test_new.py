@@ -54,7 +54,7 @@ links:                    # ids or http(s) URLs; quote ids that look like number
   # doi: 10.1000/xyz123
 # tldr: 'One line shown above the abstract and in lists'
 abstract: |-
-  TODO: paste the abstract as arXiv or OpenReview gives it ($...$ math is fine).
+  TODO: paste the abstract as arXiv or OpenReview gives it (LaTeX math such as $x^2$ is fine).
 draft: true
 ---
 """

@@ -117,7 +117,7 @@ def paper_file_text(paper: NewPaper, day: dt.date, venue: str = "",
         *_link_lines(paper.links),
         "# tldr: 'One line shown above the abstract and in lists'",
         "abstract: |-",
-        f"  {PLACEHOLDER} paste the abstract as arXiv or OpenReview gives it ($...$ math is fine).",
+        f"  {PLACEHOLDER} paste the abstract as arXiv or OpenReview gives it (LaTeX math such as $x^2$ is fine).",
         "draft: true",
         "---",
     ]
