@@ -7,6 +7,7 @@ import jinja2
 import pytest
 
 from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_of, theme
+from generator.content.links import build_links
 from generator.content.theme import load_theme
 from generator.model.records import Link
 from generator.outputs.pages import card_inputs, environment, excerpt, human_date, render_card
@@ -208,3 +209,12 @@ def test_a_papers_presentation_is_a_badge_beside_its_venue_on_its_card_and_page(
     assert badge in pages["papers/x/index.html"] and badge in pages["index.html"]
     # why: a presentation means nothing without the venue it was given at
     assert 'class="badge">poster' not in pages["papers/y/index.html"]
+
+
+def test_the_pdf_is_the_first_link_and_the_primary_button_of_a_paper_page():
+    links = build_links({"arxiv": "https://arxiv.org/abs/2406.16257", "code": "https://github.com/a/b"})
+    pages = pages_of(make_site([make_paper("x", links=links)]))
+    page, home = pages["papers/x/index.html"], pages["index.html"]
+    assert ('<a class="button primary link-pdf" href="https://arxiv.org/pdf/2406.16257" '
+            'rel="noopener">PDF</a><a class="button link-arxiv"') in page
+    assert home.index('class="link link-pdf"') < home.index('class="link link-arxiv"')

@@ -173,7 +173,8 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
         "authors": paper.authors, "venue": paper.venue, "presentation": paper.presentation,
         "date": paper.date.isoformat(), "date_human": human_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
-        "links": [{"label": l.label, "url": l.url, "kind": l.kind} for l in paper.links],
+        "links": [{"label": l.label, "url": l.url, "kind": l.kind, "primary": l.kind == "pdf"}
+                  for l in paper.links],
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
         "draft": paper.draft,
     }
