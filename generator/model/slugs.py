@@ -1,0 +1,27 @@
+"""URL segments made of names: a paper's file name, a tag's page, an author's page."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+
+# why: a digest's few tags (and each author's name) are slugified once per paper
+@functools.lru_cache(maxsize=1 << 16)
+def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
+    """Lowercase words joined by hyphens, accents dropped, cut at a word boundary.
+
+    With `ascii_only=False` letters of other scripts are kept (a tag such as '机器学习').
+    """
+    # why: lowered after NFKD, which makes capitals of some letters ('ℌ' -> 'H')
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text).lower()
+                    if not unicodedata.combining(c))
+    words = re.findall(r"[a-z0-9]+" if ascii_only else r"[^\W_]+", plain)
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_length and slug:
+            break
+        slug = candidate
+    return slug[:max_length]
