@@ -25,3 +25,9 @@ def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
             break
         slug = candidate
     return slug[:max_length]
+
+
+def author_slug(name: str) -> str:
+    """An author's page segment: names one slug apart only by case, accents or punctuation
+    ('Zoë Müller', 'Zoe Muller') are taken for one author; '' for a name with no letters."""
+    return slugify(name, max_length=80, ascii_only=False)

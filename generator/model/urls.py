@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 HOME = "index.html"
 TAGS_INDEX = "tags/index.html"
+AUTHORS_INDEX = "authors/index.html"
 SEARCH = "search/index.html"
 NOT_FOUND = "404.html"
 FEED = "feed.xml"
@@ -37,6 +38,11 @@ def paper_file(slug: str) -> str:
 def tag_file(tag_slug: str) -> str:
     """Output path of a tag page."""
     return f"tags/{tag_slug}/index.html"
+
+
+def author_file(author_slug: str) -> str:
+    """Output path of an author's page, which lists their papers."""
+    return f"authors/{author_slug}/index.html"
 
 
 def listing_file(first_page: str, page: int) -> str:

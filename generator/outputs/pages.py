@@ -13,7 +13,9 @@ import jinja2
 from markupsafe import Markup
 
 from ..model import urls as paths
-from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Templates, Theme
+from ..model.records import (AuthorGroup, FileJob, Paper, Site, SiteConfig, TagGroup, Templates,
+                             Theme)
+from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
 from .bibtex import bibtex_entry
@@ -77,6 +79,7 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
     jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
             for path, template, context in (
                 (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
+                (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls)),
                 (paths.SEARCH, "search.html", search_context(urls)),
                 (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
@@ -87,6 +90,9 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
                              g.papers, card_of, common, site, theme)
+    for a in site.authors:
+        jobs += listing_jobs(paths.author_file(a.slug), "author.html", author_context(a, site),
+                             a.papers, card_of, common, site, theme)
     return jobs
 
 
@@ -145,6 +151,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                  "updated": site.updated.date().isoformat(),
                  "paper_count": len(site.papers)},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
+                "authors": urls.path(paths.AUTHORS_INDEX),
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
                 "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
@@ -170,7 +177,7 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
     """What a list of papers shows for one paper."""
     return {
         "title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
-        "authors": paper.authors, "venue": paper.venue, "presentation": paper.presentation,
+        "authors": author_links(paper.authors, urls), "venue": paper.venue, "presentation": paper.presentation,
         "date": paper.date.isoformat(), "date_human": human_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
         "links": [{"label": l.label, "url": l.url, "kind": l.kind, "primary": l.kind == "pdf"}
@@ -183,6 +190,13 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
 def tag_link(tag: Any, urls: Urls) -> dict[str, str]:
     """A tag's name and page URL."""
     return {"name": tag.name, "url": urls.path(paths.tag_file(tag.slug))}
+
+
+def author_links(names: tuple[str, ...], urls: Urls) -> list[dict[str, str]]:
+    """Each name with its author page's URL ('' for a name with no letters, which has none)."""
+    slugs = [author_slug(name) for name in names]
+    return [{"name": name, "url": urls.path(paths.author_file(slug)) if slug else ""}
+            for name, slug in zip(names, slugs)]
 
 
 def home_context(site: Site, urls: Urls) -> dict[str, Any]:
@@ -219,6 +233,33 @@ def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
             "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
             "tag_feed": urls.path(paths.tag_feed_file(slug)),
             "tag_bib": urls.path(paths.tag_bib_file(slug))}
+
+
+def authors_index_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """Every author with their paper count, by name as written (family names cannot be told
+    apart in every culture's names), under the initial letter: A to Z, then every other."""
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for a in site.authors:
+        initial = a.slug[0].upper() if "a" <= a.slug[0] <= "z" else OTHER_INITIALS
+        sections.setdefault(initial, []).append(
+            {"name": a.name, "url": urls.path(paths.author_file(a.slug)), "count": len(a.papers)})
+    return {"page_title": "Authors",
+            "description": f"All {len(site.authors)} authors of {site.config.title}",
+            "sections": [{"initial": initial, "id": f"initial-{initial.lower()}", "authors": names}
+                         for initial, names in sorted(sections.items(),
+                                                      key=lambda item: item[0] == OTHER_INITIALS)]}
+
+
+OTHER_INITIALS = "Other"
+"""The authors index's last section: names starting with no letter from A to Z."""
+
+
+def author_context(group: AuthorGroup, site: Site) -> dict[str, Any]:
+    """One author's papers, newest first (cards and pages added by listing_pages)."""
+    count = len(group.papers)
+    return {"page_title": group.name, "author": group.name, "other_names": group.other_names,
+            "description": f"{count} paper{'s' if count != 1 else ''} by {group.name} in "
+                           f"{site.config.title}"}
 
 
 def search_context(urls: Urls) -> dict[str, Any]:
