@@ -152,14 +152,30 @@ def test_page_jobs_are_the_same_for_the_same_inputs():
     assert page_jobs_of(site()) == page_jobs_of(site())
 
 
-def test_a_changed_paper_changes_its_page_and_the_lists_showing_it_only():
+def test_a_changed_paper_changes_its_page_and_the_pages_showing_it_only():
     def site(title):
-        return make_site([make_paper("x", title=title, tags=["llm"]),
-                          make_paper("y", title="Y", tags=["cv"])])
+        return make_site([make_paper("x", title=title, tags=["llm"], authors=("A B",),
+                                     abstract_text="Graphs.", date=dt.date(2025, 1, 3)),
+                          make_paper("y", title="Y", tags=["cv"], abstract_text="Quokkas.",
+                                     date=dt.date(2025, 1, 2)),
+                          make_paper("z", title="Z", tags=["cv"], abstract_text="Quokkas.",
+                                     date=dt.date(2025, 1, 1))])
     before, after = page_jobs_of(site("One")), page_jobs_of(site("Two"))
     changed = {path for path in before if before[path] != after[path]}
-    assert changed == {"papers/x/index.html", "index.html", "tags/llm/index.html",
-                       "authors/ada-lovelace/index.html"}
+    # why: y's page leads to x (its newer paper); z's does not, neither as related nor beside it
+    assert changed == {"papers/x/index.html", "papers/y/index.html", "index.html",
+                       "tags/llm/index.html", "authors/a-b/index.html"}
+
+
+def test_a_related_papers_title_is_part_of_what_a_page_is_made_from():
+    def site(title):
+        return make_site([make_paper("x", title=title, abstract_text="Graphs.",
+                                     date=dt.date(2025, 1, 1)),
+                          make_paper("y", abstract_text="Quokkas.", date=dt.date(2025, 1, 2)),
+                          make_paper("z", abstract_text="Graphs.", date=dt.date(2025, 1, 3))])
+    before, after = page_jobs_of(site("One")), page_jobs_of(site("Two"))
+    # why: z is neither beside x in reading order nor on its tag's page: only related to it
+    assert before["papers/z/index.html"] != after["papers/z/index.html"]
 
 
 def test_a_changed_template_or_setting_changes_every_page_job(tmp_path):
@@ -268,3 +284,45 @@ def test_the_authors_index_lists_every_author_by_initial_with_their_paper_count(
     assert [int(found.group(1)) for found in names] == [1, 1, 2, 1]
     assert [found.start() for found in names] == sorted(found.start() for found in names)
     assert '<h2 id="initial-z">Z</h2>' in page and "Zoe Muller<" not in page
+
+
+def threads_site():
+    return make_site([make_paper("new", title="Newest", abstract_text="Graphs.", venue="ICLR 2025",
+                                 date=dt.date(2025, 3, 1)),
+                      make_paper("mid", title="Middle", abstract_text="Quokkas.",
+                                 date=dt.date(2025, 2, 1)),
+                      make_paper("old", title="Oldest", abstract_text="Graphs and quokkas.",
+                                 date=dt.date(2025, 1, 1))])
+
+
+def test_a_paper_page_lists_its_related_papers_with_their_venues():
+    pages = pages_of(threads_site())
+    assert ('<li><a href="/digest/papers/new/">Newest</a> <span class="meta">ICLR 2025</span></li>'
+            in pages["papers/old/index.html"])
+    assert '<li><a href="/digest/papers/mid/">Middle</a></li>' in pages["papers/old/index.html"]
+    assert 'href="/digest/papers/old/">Oldest</a></li>' in pages["papers/new/index.html"]
+
+
+def test_a_paper_with_no_related_papers_has_no_related_section():
+    site = make_site([make_paper("a", abstract_text="Graphs."), make_paper("b", abstract_text="Quokkas.")])
+    assert 'id="related"' not in pages_of(site)["papers/a/index.html"]
+
+
+def test_a_paper_page_links_its_newer_and_older_neighbours_in_reading_order():
+    pages = pages_of(threads_site())
+    middle, newest, oldest = (pages[f"papers/{slug}/index.html"] for slug in ("mid", "new", "old"))
+    assert '<a rel="prev" href="/digest/papers/new/"><span class="meta">← Newer</span> Newest</a>' in middle
+    assert '<a rel="next" href="/digest/papers/old/"><span class="meta">Older →</span> Oldest</a>' in middle
+    assert 'rel="prev"' not in newest and 'rel="next" href="/digest/papers/mid/"' in newest
+    assert 'rel="next"' not in oldest and 'rel="prev" href="/digest/papers/mid/"' in oldest
+    assert 'class="pagination paper-nav"' not in pages_of(make_site([make_paper("x")]))[
+        "papers/x/index.html"]
+
+
+def test_a_paper_page_has_a_copy_link_button_hidden_without_javascript():
+    page = pages_of(make_site([make_paper("x")]))["papers/x/index.html"]
+    assert ('<a id="permalink" href="https://example.org/digest/papers/x/">'
+            'https://example.org/digest/papers/x/</a>') in page
+    assert ('data-copy-target="permalink" data-copy-status="permalink-status" hidden>Copy link'
+            '</button>') in page
+    assert '<span id="permalink-status" class="meta" role="status" aria-live="polite">' in page

@@ -85,8 +85,8 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
                          card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
-                     (common, config, p, site.cite_keys[p.slug]), theme.templates)
-             for p in site.papers]
+                     (common, config, p, site.cite_keys[p.slug], threads), theme.templates)
+             for p, threads in zip(site.papers, threads_contexts(site, urls))]
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
                              g.papers, card_of, common, site, theme)
@@ -126,11 +126,11 @@ def render_page(templates: Templates, template: str, common: dict[str, Any], con
 
 
 def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
-                      paper: Paper, cite_key: str) -> bytes:
-    """A paper's own page."""
+                      paper: Paper, cite_key: str, threads: dict[str, Any]) -> bytes:
+    """A paper's own page; `threads` are the other papers it leads to (threads_contexts)."""
     urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
     context = paper_context(paper, paper_card(paper, urls, config.home_excerpt_words), cite_key, urls)
-    return render_page(templates, "paper.html", common, config, path, context, paper)
+    return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
 
 
 def render_list_page(templates: Templates, template: str, common: dict[str, Any],
@@ -204,9 +204,28 @@ def home_context(site: Site, urls: Urls) -> dict[str, Any]:
     return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags)}
 
 
+def threads_contexts(site: Site, urls: Urls) -> list[dict[str, Any]]:
+    """What each paper's page shows of other papers, in the site's order: its related papers,
+    and the newer and older papers beside it in reading order (none past either end)."""
+    by_slug = {paper.slug: paper for paper in site.papers}
+    papers = site.papers
+    return [{"related": [paper_link(by_slug[slug], urls) for slug in site.related.get(p.slug, ())],
+             "newer": paper_link(papers[n - 1], urls) if n > 0 else None,
+             "older": paper_link(papers[n + 1], urls) if n + 1 < len(papers) else None}
+            for n, p in enumerate(papers)]
+
+
+def paper_link(paper: Paper, urls: Urls) -> dict[str, str]:
+    """A paper as a link to it shows it: its title, page URL and venue."""
+    return {"title": paper.title, "url": urls.path(paths.paper_file(paper.slug)),
+            "venue": paper.venue}
+
+
 def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls) -> dict[str, Any]:
-    """A paper's own page: its `card` and every other field of the record, and its BibTeX entry."""
+    """A paper's own page: its `card` and every other field of the record, its BibTeX entry and
+    its address to copy."""
     return {"page_title": paper.title, "description": excerpt(paper.abstract_text, 30),
+            "permalink": urls.absolute(paths.paper_file(paper.slug)),
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},
