@@ -4,9 +4,9 @@ A paper is a vector of TF-IDF weights over the words of its title and abstract (
 left out, a plural folded onto its singular) and its tags, each tag counted as a word written
 TAG_REPEATS times; two papers are as related as the cosine of their vectors. A word or tag in
 more than COMMON_SHARE of the papers (and more than COMMON_FLOOR) tells little and would pair
-nearly every paper with every other, so it is left out, as a stop word is. What remains is
-matched through an inverted index in numpy: the work grows with the pairs of papers that share
-a telling term, not with the square of the digest.
+nearly every paper with every other, so it is left out, as a stop word is. Each paper is
+matched by its TERMS_MATCHED heaviest terms through an inverted index in numpy: the work grows
+with the pairs of papers that share such a term, not with the square of the digest.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def paper_words(paper: Paper) -> Counter[str]:
 
 def _term(word: str) -> str:
     """The term a word of paper_words() counts as: '' for a stop word, a word under three
-    letters or one that does not start with a letter (a number, a symbol); a plural folded onto its singular (a light touch, not a stemmer: 'networks'
-    meets 'network', 'loss' stays itself); a tag as itself."""
+    letters or one not starting with a letter (a number); a plural folded onto its singular (a
+    light touch, not a stemmer: 'networks' meets 'network', 'loss' stays itself); a tag as is."""
     if word.startswith("#"):
         return word
     if len(word) < 3 or not word[0].isalpha() or "_" in word or word in STOP_WORDS:
