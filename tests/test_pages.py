@@ -255,7 +255,7 @@ def test_author_names_link_to_their_pages_on_cards_and_paper_pages():
     assert links in pages["papers/x/index.html"] and links in pages["index.html"]
     # why: a name with no letters has no page, and is shown as it is
     assert ('<a href="/digest/authors/emile-borel/">Émile Borel</a>, —, '
-            '<a href="/digest/authors/王芳/">王芳</a>') in pages["papers/z/index.html"]
+            '<a href="/digest/authors/%E7%8E%8B%E8%8A%B3/">王芳</a>') in pages["papers/z/index.html"]
 
 
 def test_an_author_page_lists_every_paper_of_theirs_under_every_spelling():

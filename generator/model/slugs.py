@@ -29,5 +29,13 @@ def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
 
 def author_slug(name: str) -> str:
     """An author's page segment: names one slug apart only by case, accents or punctuation
-    ('Zoë Müller', 'Zoe Muller') are taken for one author; '' for a name with no letters."""
-    return slugify(name, max_length=80, ascii_only=False)
+    ('Zoë Müller', 'Zoe Muller') are taken for one author; '' for a name with no letters.
+    Latin letters that are not a letter and an accent are spelt in ASCII too ('Strøm' ->
+    'strom'); other scripts are kept ('王芳')."""
+    return slugify(name.translate(_LATIN_LETTERS), max_length=80, ascii_only=False)
+
+
+_LATIN_LETTERS = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d",
+                                "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss",
+                                "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ħ": "h", "ŋ": "ng"})
+"""Letters NFKD does not split into a letter and an accent, as names are spelt without them."""

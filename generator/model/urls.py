@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 HOME = "index.html"
 TAGS_INDEX = "tags/index.html"
@@ -101,6 +101,8 @@ class Urls:
             return self.base_path
         if output_path.endswith("/index.html"):
             output_path = output_path[: -len("index.html")]
+        if not output_path.isascii():  # why: a URL is ASCII (sitemaps, HTTP); a slug may not be
+            output_path = quote(output_path)
         return self.base_path + output_path
 
     def absolute(self, output_path: str) -> str:
