@@ -27,13 +27,31 @@ def test_resolve_rejects_anything_but_ids_and_http_urls(kind, value):
         resolve(kind, value)
 
 
-def test_build_links_orders_them_and_derives_the_arxiv_pdf():
+def test_build_links_puts_the_pdf_first_and_derives_it_from_arxiv():
     links = build_links({"code": "https://github.com/a/b", "arxiv": "https://arxiv.org/abs/2406.16257"})
     assert [(l.kind, l.label, l.url) for l in links] == [
-        ("arxiv", "arXiv", "https://arxiv.org/abs/2406.16257"),
         ("pdf", "PDF", "https://arxiv.org/pdf/2406.16257"),
+        ("arxiv", "arXiv", "https://arxiv.org/abs/2406.16257"),
         ("code", "Code", "https://github.com/a/b"),
     ]
+
+
+def test_build_links_derives_the_pdf_from_an_openreview_id():
+    links = build_links({"openreview": "https://openreview.net/forum?id=oP7arLOWix"})
+    assert [(l.kind, l.url) for l in links] == [
+        ("pdf", "https://openreview.net/pdf?id=oP7arLOWix"),
+        ("openreview", "https://openreview.net/forum?id=oP7arLOWix")]
+
+
+def test_build_links_prefers_arxivs_pdf_to_openreviews():
+    links = build_links({"arxiv": "https://arxiv.org/abs/2406.16257",
+                         "openreview": "https://openreview.net/forum?id=oe51Q5Uo37"})
+    assert links[0].url == "https://arxiv.org/pdf/2406.16257"
+
+
+def test_build_links_derives_no_pdf_from_a_url_without_an_id():
+    links = build_links({"openreview": "https://openreview.net/group?id=ICLR.cc"})
+    assert [l.kind for l in links] == ["openreview"]
 
 
 def test_build_links_keeps_an_explicit_pdf():

@@ -7,6 +7,7 @@ import jinja2
 import pytest
 
 from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_of, theme
+from generator.content.links import build_links
 from generator.content.theme import load_theme
 from generator.model.records import Link
 from generator.outputs.pages import card_inputs, environment, excerpt, human_date, render_card
@@ -17,7 +18,8 @@ ASSET_VERSION = r"\?v=[0-9a-f]{10}"
 
 def test_page_jobs_make_home_paper_tag_search_and_404_pages():
     site = make_site([make_paper("x", tags=["llm"])])
-    assert sorted(pages_of(site)) == ["404.html", "index.html", "papers/x/index.html",
+    assert sorted(pages_of(site)) == ["404.html", "authors/ada-lovelace/index.html",
+                                      "authors/index.html", "index.html", "papers/x/index.html",
                                       "search/index.html", "tags/index.html", "tags/llm/index.html"]
 
 
@@ -27,7 +29,9 @@ def test_paper_page_shows_every_field():
                        abstract_html="<p>With <math><mi>x</mi></math>.</p>",
                        links=(Link("code", "Code", "https://github.com/a/b"),))
     page = pages_of(make_site([paper]))["papers/x/index.html"]
-    for expected in ("<h1>Exact Unlearning</h1>", "A B, C D", "ICLR 2025", "24 April 2025",
+    for expected in ("<h1>Exact Unlearning</h1>",
+                     '<a href="/digest/authors/a-b/">A B</a>, <a href="/digest/authors/c-d/">C D</a>',
+                     "ICLR 2025", "24 April 2025",
                      'href="/digest/tags/llm/"', 'href="https://github.com/a/b"', "Short.",
                      "<p>Good.</p>", "<math><mi>x</mi></math>",
                      '<link rel="canonical" href="https://example.org/digest/papers/x/">',
@@ -148,13 +152,30 @@ def test_page_jobs_are_the_same_for_the_same_inputs():
     assert page_jobs_of(site()) == page_jobs_of(site())
 
 
-def test_a_changed_paper_changes_its_page_and_the_lists_showing_it_only():
+def test_a_changed_paper_changes_its_page_and_the_pages_showing_it_only():
     def site(title):
-        return make_site([make_paper("x", title=title, tags=["llm"]),
-                          make_paper("y", title="Y", tags=["cv"])])
+        return make_site([make_paper("x", title=title, tags=["llm"], authors=("A B",),
+                                     abstract_text="Graphs.", date=dt.date(2025, 1, 3)),
+                          make_paper("y", title="Y", tags=["cv"], abstract_text="Quokkas.",
+                                     date=dt.date(2025, 1, 2)),
+                          make_paper("z", title="Z", tags=["cv"], abstract_text="Quokkas.",
+                                     date=dt.date(2025, 1, 1))])
     before, after = page_jobs_of(site("One")), page_jobs_of(site("Two"))
     changed = {path for path in before if before[path] != after[path]}
-    assert changed == {"papers/x/index.html", "index.html", "tags/llm/index.html"}
+    # why: y's page leads to x (its newer paper); z's does not, neither as related nor beside it
+    assert changed == {"papers/x/index.html", "papers/y/index.html", "index.html",
+                       "tags/llm/index.html", "authors/a-b/index.html"}
+
+
+def test_a_related_papers_title_is_part_of_what_a_page_is_made_from():
+    def site(title):
+        return make_site([make_paper("x", title=title, abstract_text="Graphs.",
+                                     date=dt.date(2025, 1, 1)),
+                          make_paper("y", abstract_text="Quokkas.", date=dt.date(2025, 1, 2)),
+                          make_paper("z", abstract_text="Graphs.", date=dt.date(2025, 1, 3))])
+    before, after = page_jobs_of(site("One")), page_jobs_of(site("Two"))
+    # why: z is neither beside x in reading order nor on its tag's page: only related to it
+    assert before["papers/z/index.html"] != after["papers/z/index.html"]
 
 
 def test_a_changed_template_or_setting_changes_every_page_job(tmp_path):
@@ -208,3 +229,100 @@ def test_a_papers_presentation_is_a_badge_beside_its_venue_on_its_card_and_page(
     assert badge in pages["papers/x/index.html"] and badge in pages["index.html"]
     # why: a presentation means nothing without the venue it was given at
     assert 'class="badge">poster' not in pages["papers/y/index.html"]
+
+
+def test_the_pdf_is_the_first_link_and_the_primary_button_of_a_paper_page():
+    links = build_links({"arxiv": "https://arxiv.org/abs/2406.16257", "code": "https://github.com/a/b"})
+    pages = pages_of(make_site([make_paper("x", links=links)]))
+    page, home = pages["papers/x/index.html"], pages["index.html"]
+    assert ('<a class="button primary link-pdf" href="https://arxiv.org/pdf/2406.16257" '
+            'rel="noopener">PDF</a><a class="button link-arxiv"') in page
+    assert home.index('class="link link-pdf"') < home.index('class="link link-arxiv"')
+
+
+def author_site(**config):
+    papers = [make_paper("x", title="First", authors=("Zoë Müller", "Ada Lovelace"),
+                         date=dt.date(2025, 2, 1)),
+              make_paper("y", title="Second", authors=("Zoe Muller",), date=dt.date(2025, 1, 1)),
+              make_paper("z", title="Third", authors=("Émile Borel", "—", "王芳"))]
+    return make_site(papers, **config)
+
+
+def test_author_names_link_to_their_pages_on_cards_and_paper_pages():
+    pages = pages_of(author_site())
+    links = ('<p class="authors"><a href="/digest/authors/zoe-muller/">Zoë Müller</a>, '
+             '<a href="/digest/authors/ada-lovelace/">Ada Lovelace</a></p>')
+    assert links in pages["papers/x/index.html"] and links in pages["index.html"]
+    # why: a name with no letters has no page, and is shown as it is
+    assert ('<a href="/digest/authors/emile-borel/">Émile Borel</a>, —, '
+            '<a href="/digest/authors/%E7%8E%8B%E8%8A%B3/">王芳</a>') in pages["papers/z/index.html"]
+
+
+def test_an_author_page_lists_every_paper_of_theirs_under_every_spelling():
+    page = pages_of(author_site())["authors/zoe-muller/index.html"]
+    assert "<h1>Zoë Müller</h1>" in page and "Also written Zoe Muller" in page
+    assert "2 papers in this digest" in page and 'href="/digest/authors/"' in page
+    assert page.index(">First<") < page.index(">Second<") and ">Third<" not in page
+    assert "<title>Zoë Müller · Test Digest</title>" in page
+    assert '<link rel="canonical" href="https://example.org/digest/authors/zoe-muller/">' in page
+
+
+def test_a_long_author_page_is_split_into_pages():
+    papers = [make_paper(f"p{i}", title=f"Paper {i}", date=dt.date(2025, 1, 10 - i)) for i in range(3)]
+    pages = pages_of(make_site(papers, page_size=2))
+    assert ">Paper 2<" in pages["authors/ada-lovelace/page/2/index.html"]
+    assert 'rel="next" href="/digest/authors/ada-lovelace/page/2/"' in pages[
+        "authors/ada-lovelace/index.html"]
+
+
+def test_the_authors_index_lists_every_author_by_initial_with_their_paper_count():
+    page = pages_of(author_site())["authors/index.html"]
+    assert '<a href="#initial-a">A</a><a href="#initial-e">E</a><a href="#initial-z">Z</a>' \
+           '<a href="#initial-other">Other</a>' in page
+    names = [re.search(f'<li><a href="[^"]+">{name}</a> <span class="count">(\\d+)</span>', page)
+             for name in ("Ada Lovelace", "Émile Borel", "Zoë Müller", "王芳")]
+    assert [int(found.group(1)) for found in names] == [1, 1, 2, 1]
+    assert [found.start() for found in names] == sorted(found.start() for found in names)
+    assert '<h2 id="initial-z">Z</h2>' in page and "Zoe Muller<" not in page
+
+
+def threads_site():
+    return make_site([make_paper("new", title="Newest", abstract_text="Graphs.", venue="ICLR 2025",
+                                 date=dt.date(2025, 3, 1)),
+                      make_paper("mid", title="Middle", abstract_text="Quokkas.",
+                                 date=dt.date(2025, 2, 1)),
+                      make_paper("old", title="Oldest", abstract_text="Graphs and quokkas.",
+                                 date=dt.date(2025, 1, 1))])
+
+
+def test_a_paper_page_lists_its_related_papers_with_their_venues():
+    pages = pages_of(threads_site())
+    assert ('<li><a href="/digest/papers/new/">Newest</a> <span class="meta">ICLR 2025</span></li>'
+            in pages["papers/old/index.html"])
+    assert '<li><a href="/digest/papers/mid/">Middle</a></li>' in pages["papers/old/index.html"]
+    assert 'href="/digest/papers/old/">Oldest</a></li>' in pages["papers/new/index.html"]
+
+
+def test_a_paper_with_no_related_papers_has_no_related_section():
+    site = make_site([make_paper("a", abstract_text="Graphs."), make_paper("b", abstract_text="Quokkas.")])
+    assert 'id="related"' not in pages_of(site)["papers/a/index.html"]
+
+
+def test_a_paper_page_links_its_newer_and_older_neighbours_in_reading_order():
+    pages = pages_of(threads_site())
+    middle, newest, oldest = (pages[f"papers/{slug}/index.html"] for slug in ("mid", "new", "old"))
+    assert '<a rel="prev" href="/digest/papers/new/"><span class="meta">← Newer</span> Newest</a>' in middle
+    assert '<a rel="next" href="/digest/papers/old/"><span class="meta">Older →</span> Oldest</a>' in middle
+    assert 'rel="prev"' not in newest and 'rel="next" href="/digest/papers/mid/"' in newest
+    assert 'rel="next"' not in oldest and 'rel="prev" href="/digest/papers/mid/"' in oldest
+    assert 'class="pagination paper-nav"' not in pages_of(make_site([make_paper("x")]))[
+        "papers/x/index.html"]
+
+
+def test_a_paper_page_has_a_copy_link_button_hidden_without_javascript():
+    page = pages_of(make_site([make_paper("x")]))["papers/x/index.html"]
+    assert ('<a id="permalink" href="https://example.org/digest/papers/x/">'
+            'https://example.org/digest/papers/x/</a>') in page
+    assert ('data-copy-target="permalink" data-copy-status="permalink-status" hidden>Copy link'
+            '</button>') in page
+    assert '<span id="permalink-status" class="meta" role="status" aria-live="polite">' in page

@@ -29,8 +29,8 @@ def test_validate_builds_a_paper_from_every_field(tmp_path):
     assert paper.title == "A Paper"
     assert paper.date == dt.date(2025, 4, 24)
     assert [t.slug for t in paper.tags] == ["llm", "web-agents"]
-    assert [l.kind for l in paper.links] == ["arxiv", "openreview", "pdf", "code"]
-    assert paper.links[2].url == "https://arxiv.org/pdf/2406.16257"
+    assert [l.kind for l in paper.links] == ["pdf", "arxiv", "openreview", "code"]
+    assert paper.links[0].url == "https://arxiv.org/pdf/2406.16257"
     assert paper.ids == {"arxiv": "2406.16257", "openreview": "oe51Q5Uo37"}
     assert "$" not in paper.abstract_text and "bold" in paper.abstract_text
     assert paper.notes_html == "<p><strong>Read</strong> it.</p>"

@@ -20,6 +20,8 @@ def test_crawler_files_list_every_page_with_absolute_urls():
     assert locs == {
         "https://example.org/digest/": "2025-05-01",
         "https://example.org/digest/tags/": "2025-05-01",
+        "https://example.org/digest/authors/": "2025-05-01",
+        "https://example.org/digest/authors/ada-lovelace/": "2025-03-01",
         "https://example.org/digest/search/": "2025-05-01",
         "https://example.org/digest/papers/x/": "2025-03-01",
         "https://example.org/digest/tags/llm/": "2025-03-01",

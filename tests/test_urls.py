@@ -21,3 +21,10 @@ def test_urls_at_the_root_of_a_domain():
     assert urls.base_path == "/"
     assert urls.path(paths.TAGS_INDEX) == "/tags/"
     assert urls.absolute(paths.SITEMAP) == "https://digest.example.org/sitemap.xml"
+
+
+def test_a_url_of_a_path_in_another_script_is_percent_encoded():
+    urls = Urls("https://u.github.io/repo/")
+    assert urls.path(paths.author_file("王芳")) == "/repo/authors/%E7%8E%8B%E8%8A%B3/"
+    assert urls.absolute(paths.tag_file("机器学习")) == (
+        "https://u.github.io/repo/tags/%E6%9C%BA%E5%99%A8%E5%AD%A6%E4%B9%A0/")

@@ -4,16 +4,15 @@ numbers) and body."""
 from __future__ import annotations
 
 import errno
-import functools
 import os
 import re
 import stat
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.records import SourceFile
+from ..model.slugs import slugify
 from .fields import FORBIDDEN
 from .yamltext import YamlMapping, YamlProblem, read_mapping
 
@@ -138,21 +137,3 @@ def parse_document(source: SourceFile) -> SourceDoc:
     return SourceDoc(
         path=path, slug=path.stem, front=mapping, body="".join(lines[end + 1:]), body_line=end + 2)
 
-
-@functools.lru_cache(maxsize=4096)  # why: a digest's few tags are slugified once per paper
-def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
-    """Lowercase words joined by hyphens, accents dropped, cut at a word boundary.
-
-    With `ascii_only=False` letters of other scripts are kept (a tag such as '机器学习').
-    """
-    # why: lowered after NFKD, which makes capitals of some letters ('ℌ' -> 'H')
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text).lower()
-                    if not unicodedata.combining(c))
-    words = re.findall(r"[a-z0-9]+" if ascii_only else r"[^\W_]+", plain)
-    slug = ""
-    for word in words:
-        candidate = f"{slug}-{word}" if slug else word
-        if len(candidate) > max_length and slug:
-            break
-        slug = candidate
-    return slug[:max_length]

@@ -59,11 +59,23 @@ def resolve(kind: str, value: str) -> tuple[str, str | None]:
     raise LinkProblem(f"links.{kind} must be {what}, e.g. {kind}: {EXAMPLES[kind]}; got '{value}'")
 
 
+SHOWN_ORDER = ("pdf", *(kind for kind in LINK_KINDS if kind != "pdf"))
+"""The order a paper's links are shown in: the PDF, what most readers came for, first."""
+_PDF_URLS = {"arxiv": "https://arxiv.org/pdf/{}", "openreview": "https://openreview.net/pdf?id={}"}
+"""Where a paper's PDF is, given its id on a site that serves one; arXiv's is tried first."""
+
+
 def build_links(urls: dict[str, str]) -> tuple[Link, ...]:
-    """Links in a fixed order; a PDF link is derived from arXiv when none is given."""
+    """Links in SHOWN_ORDER; a PDF link is derived from arXiv or OpenReview when none is given."""
     resolved = dict(urls)
-    if "pdf" not in resolved and "arxiv" in resolved:
-        match = _ID_FROM_URL["arxiv"].match(resolved["arxiv"])
-        if match and _ID_PATTERNS["arxiv"].match(match.group(1)):
-            resolved["pdf"] = f"https://arxiv.org/pdf/{match.group(1)}"
-    return tuple(Link(kind, LABELS[kind], resolved[kind]) for kind in LINK_KINDS if kind in resolved)
+    for kind, pdf_url in _PDF_URLS.items():
+        given = _id_in(kind, resolved.get(kind, ""))
+        if "pdf" not in resolved and given:
+            resolved["pdf"] = pdf_url.format(given)
+    return tuple(Link(kind, LABELS[kind], resolved[kind]) for kind in SHOWN_ORDER if kind in resolved)
+
+
+def _id_in(kind: str, url: str) -> str | None:
+    """The id of `kind` in a resolved link URL, None when the URL holds none."""
+    match = _ID_FROM_URL[kind].match(url)
+    return match.group(1) if match and _ID_PATTERNS[kind].match(match.group(1)) else None

@@ -129,6 +129,19 @@ class TagGroup:
 
 
 @dataclass(frozen=True)
+class AuthorGroup:
+    """An author with every paper of theirs in the digest, newest first."""
+
+    slug: str
+    """Their page's URL segment (model.slugs.author_slug), unique across the site."""
+    name: str
+    """As written on their newest paper."""
+    other_names: tuple[str, ...]
+    """Other spellings with the same slug ('Zoe Muller' beside 'Zoë Müller'), newest first."""
+    papers: tuple[Paper, ...]
+
+
+@dataclass(frozen=True)
 class Site:
     """Everything the output stages need, already sorted and grouped."""
 
@@ -141,6 +154,10 @@ class Site:
     """SOURCE_DATE_EPOCH if set, else the newest paper's date: never 'now'."""
     cite_keys: dict[str, str] = field(default_factory=dict)
     """BibTeX citation key of every paper, by slug: stable and unique."""
+    authors: tuple[AuthorGroup, ...] = ()
+    """By slug, which sorts names as written, accents aside."""
+    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Every paper's related papers (model.related), by slug, most related first."""
 
 
 @dataclass(frozen=True)

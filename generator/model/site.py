@@ -1,4 +1,5 @@
-"""Assembling the site: papers in reading order, tags grouped, citation keys, one 'updated' time."""
+"""Assembling the site: papers in reading order, tags and authors grouped, citation keys,
+related papers, one 'updated' time."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ from typing import Iterable, Mapping
 
 from .citation import assign_keys
 from .errors import BuildFailed, ContentError
-from .records import Paper, Site, SiteConfig, Tag, TagGroup
+from .related import related_papers
+from .records import AuthorGroup, Paper, Site, SiteConfig, Tag, TagGroup
+from .slugs import author_slug
 
 
 def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
-    """The papers in reading order (see reading_order), grouped by tag, with citation keys."""
+    """The papers in reading order (see reading_order), grouped by tag and by author, with
+    citation keys and related papers."""
     ordered = reading_order(papers)
     return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
-                cite_keys=assign_keys(ordered))
+                cite_keys=assign_keys(ordered), authors=group_by_author(ordered),
+                related=related_papers(ordered))
 
 
 def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
@@ -31,6 +36,27 @@ def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
             groups.setdefault(tag.slug, (tag, []))[1].append(paper)
     ordered = sorted(groups.values(), key=lambda group: (group[0].name.casefold(), group[0].slug))
     return tuple(TagGroup(tag, tuple(members)) for tag, members in ordered)
+
+
+def group_by_author(papers: tuple[Paper, ...]) -> tuple[AuthorGroup, ...]:
+    """One group per author slug, sorted by slug, each keeping the papers' order. Spellings
+    that share a slug are one author (see model.slugs.author_slug); a name with no letters,
+    which has no slug, has no page."""
+    names: dict[str, list[str]] = {}
+    members: dict[str, list[Paper]] = {}
+    for paper in papers:
+        for name in paper.authors:
+            slug = author_slug(name)
+            if not slug:
+                continue
+            spellings, listed = names.setdefault(slug, []), members.setdefault(slug, [])
+            if name not in spellings:
+                spellings.append(name)
+            # why: one paper may name an author twice, or in two spellings
+            if not listed or listed[-1] is not paper:
+                listed.append(paper)
+    return tuple(AuthorGroup(slug, names[slug][0], tuple(names[slug][1:]), tuple(members[slug]))
+                 for slug in sorted(names))
 
 
 def updated_time(papers: Iterable[Paper], environ: Mapping[str, str]) -> dt.datetime:

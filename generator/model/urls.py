@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 HOME = "index.html"
 TAGS_INDEX = "tags/index.html"
+AUTHORS_INDEX = "authors/index.html"
 SEARCH = "search/index.html"
 NOT_FOUND = "404.html"
 FEED = "feed.xml"
@@ -37,6 +38,11 @@ def paper_file(slug: str) -> str:
 def tag_file(tag_slug: str) -> str:
     """Output path of a tag page."""
     return f"tags/{tag_slug}/index.html"
+
+
+def author_file(author_slug: str) -> str:
+    """Output path of an author's page, which lists their papers."""
+    return f"authors/{author_slug}/index.html"
 
 
 def listing_file(first_page: str, page: int) -> str:
@@ -95,6 +101,8 @@ class Urls:
             return self.base_path
         if output_path.endswith("/index.html"):
             output_path = output_path[: -len("index.html")]
+        if not output_path.isascii():  # why: a URL is ASCII (sitemaps, HTTP); a slug may not be
+            output_path = quote(output_path)
         return self.base_path + output_path
 
     def absolute(self, output_path: str) -> str:

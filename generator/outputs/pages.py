@@ -13,7 +13,9 @@ import jinja2
 from markupsafe import Markup
 
 from ..model import urls as paths
-from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Templates, Theme
+from ..model.records import (AuthorGroup, FileJob, Paper, Site, SiteConfig, TagGroup, Templates,
+                             Theme)
+from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
 from .bibtex import bibtex_entry
@@ -77,16 +79,20 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
     jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
             for path, template, context in (
                 (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
+                (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls)),
                 (paths.SEARCH, "search.html", search_context(urls)),
                 (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
                          card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
-                     (common, config, p, site.cite_keys[p.slug]), theme.templates)
-             for p in site.papers]
+                     (common, config, p, site.cite_keys[p.slug], threads), theme.templates)
+             for p, threads in zip(site.papers, threads_contexts(site, urls))]
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
                              g.papers, card_of, common, site, theme)
+    for a in site.authors:
+        jobs += listing_jobs(paths.author_file(a.slug), "author.html", author_context(a, site),
+                             a.papers, card_of, common, site, theme)
     return jobs
 
 
@@ -120,11 +126,11 @@ def render_page(templates: Templates, template: str, common: dict[str, Any], con
 
 
 def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
-                      paper: Paper, cite_key: str) -> bytes:
-    """A paper's own page."""
+                      paper: Paper, cite_key: str, threads: dict[str, Any]) -> bytes:
+    """A paper's own page; `threads` are the other papers it leads to (threads_contexts)."""
     urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
     context = paper_context(paper, paper_card(paper, urls, config.home_excerpt_words), cite_key, urls)
-    return render_page(templates, "paper.html", common, config, path, context, paper)
+    return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
 
 
 def render_list_page(templates: Templates, template: str, common: dict[str, Any],
@@ -145,6 +151,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                  "updated": site.updated.date().isoformat(),
                  "paper_count": len(site.papers)},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
+                "authors": urls.path(paths.AUTHORS_INDEX),
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
                 "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
@@ -170,10 +177,12 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
     """What a list of papers shows for one paper."""
     return {
         "title": Markup(paper.title_html), "url": urls.path(paths.paper_file(paper.slug)),
-        "authors": paper.authors, "venue": paper.venue, "presentation": paper.presentation,
+        "authors": author_links(paper.authors, urls), "venue": paper.venue,
+        "presentation": paper.presentation,
         "date": paper.date.isoformat(), "date_human": human_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
-        "links": [{"label": l.label, "url": l.url, "kind": l.kind} for l in paper.links],
+        "links": [{"label": l.label, "url": l.url, "kind": l.kind, "primary": l.kind == "pdf"}
+                  for l in paper.links],
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
         "draft": paper.draft,
     }
@@ -184,14 +193,40 @@ def tag_link(tag: Any, urls: Urls) -> dict[str, str]:
     return {"name": tag.name, "url": urls.path(paths.tag_file(tag.slug))}
 
 
+def author_links(names: tuple[str, ...], urls: Urls) -> list[dict[str, str]]:
+    """Each name with its author page's URL ('' for a name with no letters, which has none)."""
+    slugs = [author_slug(name) for name in names]
+    return [{"name": name, "url": urls.path(paths.author_file(slug)) if slug else ""}
+            for name, slug in zip(names, slugs)]
+
+
 def home_context(site: Site, urls: Urls) -> dict[str, Any]:
     """The home page: every paper, newest first (cards and pages added by listing_pages)."""
     return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags)}
 
 
+def threads_contexts(site: Site, urls: Urls) -> list[dict[str, Any]]:
+    """What each paper's page shows of other papers, in the site's order: its related papers,
+    and the newer and older papers beside it in reading order (none past either end)."""
+    by_slug = {paper.slug: paper for paper in site.papers}
+    papers = site.papers
+    return [{"related": [paper_link(by_slug[slug], urls) for slug in site.related.get(p.slug, ())],
+             "newer": paper_link(papers[n - 1], urls) if n > 0 else None,
+             "older": paper_link(papers[n + 1], urls) if n + 1 < len(papers) else None}
+            for n, p in enumerate(papers)]
+
+
+def paper_link(paper: Paper, urls: Urls) -> dict[str, str]:
+    """A paper as a link to it shows it: its title, page URL and venue."""
+    return {"title": Markup(paper.title_html), "url": urls.path(paths.paper_file(paper.slug)),
+            "venue": paper.venue}
+
+
 def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls) -> dict[str, Any]:
-    """A paper's own page: its `card` and every other field of the record, and its BibTeX entry."""
+    """A paper's own page: its `card` and every other field of the record, its BibTeX entry and
+    its address to copy."""
     return {"page_title": paper.title_text, "description": excerpt(paper.abstract_text, 30),
+            "permalink": urls.absolute(paths.paper_file(paper.slug)),
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},
@@ -218,6 +253,33 @@ def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
             "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
             "tag_feed": urls.path(paths.tag_feed_file(slug)),
             "tag_bib": urls.path(paths.tag_bib_file(slug))}
+
+
+def authors_index_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """Every author with their paper count, by name as written (family names cannot be told
+    apart in every culture's names), under the initial letter: A to Z, then every other."""
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for a in site.authors:
+        initial = a.slug[0].upper() if "a" <= a.slug[0] <= "z" else OTHER_INITIALS
+        sections.setdefault(initial, []).append(
+            {"name": a.name, "url": urls.path(paths.author_file(a.slug)), "count": len(a.papers)})
+    return {"page_title": "Authors",
+            "description": f"All {len(site.authors)} authors of {site.config.title}",
+            "sections": [{"initial": initial, "id": f"initial-{initial.lower()}", "authors": names}
+                         for initial, names in sorted(sections.items(),
+                                                      key=lambda item: item[0] == OTHER_INITIALS)]}
+
+
+OTHER_INITIALS = "Other"
+"""The authors index's last section: names starting with no letter from A to Z."""
+
+
+def author_context(group: AuthorGroup, site: Site) -> dict[str, Any]:
+    """One author's papers, newest first (cards and pages added by listing_pages)."""
+    count = len(group.papers)
+    return {"page_title": group.name, "author": group.name, "other_names": group.other_names,
+            "description": f"{count} paper{'s' if count != 1 else ''} by {group.name} in "
+                           f"{site.config.title}"}
 
 
 def search_context(urls: Urls) -> dict[str, Any]:

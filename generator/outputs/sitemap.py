@@ -18,12 +18,16 @@ def sitemap_entries(site: Site) -> list[tuple[str, str]]:
     updated = site.updated.date().isoformat()
     size = site.config.page_size
     entries = [(path, updated) for path in paths.listing_files(paths.HOME, len(site.papers), size)]
-    entries += [(paths.TAGS_INDEX, updated), (paths.SEARCH, updated)]
+    entries += [(paths.TAGS_INDEX, updated), (paths.AUTHORS_INDEX, updated), (paths.SEARCH, updated)]
     entries += [(paths.paper_file(p.slug), p.date.isoformat()) for p in site.papers]
     for group in site.tags:
         newest = newest_day(group.papers).date().isoformat()
         entries += [(path, newest) for path in paths.listing_files(paths.tag_file(group.tag.slug),
                                                                    len(group.papers), size)]
+    for author in site.authors:
+        newest = newest_day(author.papers).date().isoformat()
+        entries += [(path, newest) for path in paths.listing_files(paths.author_file(author.slug),
+                                                                   len(author.papers), size)]
     return entries
 
 

@@ -1,0 +1,183 @@
+"""Related papers: for each paper, the few others that share most of its telling words and tags.
+
+A paper is a vector of TF-IDF weights over the words of its title and abstract (stop words
+left out, a plural folded onto its singular) and its tags, each tag counted as a word written
+TAG_REPEATS times; two papers are as related as the cosine of their vectors. A word or tag in
+more than COMMON_SHARE of the papers (and more than COMMON_FLOOR) tells little and would pair
+nearly every paper with every other, so it is left out, as a stop word is. Each paper is
+matched by its TERMS_MATCHED heaviest terms through an inverted index in numpy: the work grows
+with the pairs of papers that share such a term, not with the square of the digest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .records import Paper
+
+RELATED = 5
+"""Related papers shown on a paper's page, at most."""
+TAG_REPEATS = 3
+"""A shared tag counts as much as a shared word written this many times: the curator chose it."""
+COMMON_SHARE = 0.05
+COMMON_FLOOR = 20
+"""A term in more papers than both COMMON_SHARE of them and COMMON_FLOOR is left out."""
+TERMS_MATCHED = 12
+"""A paper is matched with others by its this many heaviest terms only: they hold most of its
+weight, and the rest would multiply the pairs to sum for little."""
+PAIRS_PER_BLOCK = 4_000_000
+"""Pairs of (paper, paper sharing a term) summed at once: bounds the memory the scoring takes."""
+
+STOP_WORDS = frozenset("""
+a about above after again against all also although among an and any are as at be because
+been before being below between both but by can could did do does doing done down during each
+either et etc few for from further had has have having here how however i if in into is it its
+itself just may might more most much must no nor not now of off on once one only or other our
+ours out over own per same several should since so some such than that the their theirs them
+then there these they this those through thus to too two under until up upon us use used uses
+using very via was we were what when where whether which while who whom why will with within
+without would yet you your
+paper papers propose proposed proposes present presents presented show shows shown study
+studies approach approaches method methods result results work works novel new based
+demonstrate demonstrates experiment experiments existing well often first across achieve
+achieves provide provides introduce introduces further different significant significantly
+""".split())
+"""English function words and the phrases every abstract uses ('we propose a novel method')."""
+
+_WORD = re.compile(r"\w+")
+
+
+def related_papers(papers: Iterable[Paper], limit: int = RELATED) -> dict[str, tuple[str, ...]]:
+    """Up to `limit` related papers of each paper, by slug, most related first; ties go to the
+    smaller slug. A paper that shares no telling word or tag with any other has none."""
+    ordered = sorted(papers, key=lambda paper: paper.slug)
+    slugs = [paper.slug for paper in ordered]
+    docs, terms, weights = _weights([paper_words(paper) for paper in ordered])
+    if not len(docs):
+        return {slug: () for slug in slugs}
+    found: dict[str, tuple[str, ...]] = {}
+    by_term = np.argsort(terms, kind="stable")
+    starts = np.searchsorted(terms[by_term], np.arange(terms.max() + 2))
+    postings = (docs[by_term], weights[by_term], starts)
+    doc_starts = np.searchsorted(docs, np.arange(len(slugs) + 1))
+    pairs_of_doc = np.bincount(docs, np.diff(starts)[terms], minlength=len(slugs))
+    for first, last in _blocks(pairs_of_doc.tolist()):
+        pairs = _block_scores(first, last, doc_starts, terms, weights, postings)
+        for row, columns in _top(*pairs, limit):
+            found[slugs[row]] = tuple(slugs[column] for column in columns)
+    return {slug: found.get(slug, ()) for slug in slugs}
+
+
+def paper_words(paper: Paper) -> Counter[str]:
+    """The lowercased words of a paper's title and abstract and its tags ('#slug', which no
+    word can be, counted TAG_REPEATS times), each counted; _term() says what each counts as."""
+    counts = Counter(_WORD.findall(f"{paper.title_text} {paper.abstract_text}".lower()))
+    for tag in paper.tags:
+        counts[f"#{tag.slug}"] += TAG_REPEATS
+    return counts
+
+
+def _term(word: str) -> str:
+    """The term a word of paper_words() counts as: '' for a stop word, a word under three
+    letters or one not starting with a letter (a number); a plural folded onto its singular (a
+    light touch, not a stemmer: 'networks' meets 'network', 'loss' stays itself); a tag as is."""
+    if word.startswith("#"):
+        return word
+    if len(word) < 3 or not word[0].isalpha() or "_" in word or word in STOP_WORDS:
+        return ""
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _weights(counted: Sequence[Counter[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(paper, term, weight) of the terms each paper is matched by, paper by paper: TF-IDF
+    weights, each paper's vector of unit length, its TERMS_MATCHED heaviest shared terms."""
+    docs, terms, tf = _term_counts(counted)
+    df = np.bincount(terms)
+    common = max(COMMON_FLOOR, COMMON_SHARE * len(counted))
+    # why: a smoothed idf, so a term in every paper of a small digest still counts a little
+    weight = (1 + np.log(tf)) * np.log1p(len(counted) / df[terms]) * (df[terms] <= common)
+    norms = np.sqrt(np.bincount(docs, weight * weight, minlength=len(counted)))
+    weight = weight / np.where(norms > 0, norms, 1)[docs]
+    shared = np.flatnonzero((df[terms] >= 2) & (df[terms] <= common))
+    heaviest = shared[_heaviest(docs[shared], weight[shared], TERMS_MATCHED)]
+    # why: renumbered densely, so the postings' index has no empty rows for unmatched terms
+    _, dense = np.unique(terms[heaviest], return_inverse=True)
+    return docs[heaviest], dense.astype(np.int64), weight[heaviest]
+
+
+def _term_counts(counted: Sequence[Counter[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(paper, term, count) of every term of every paper, paper by paper, then by term."""
+    words = sorted(set().union(*counted))
+    term_of = [_term(word) for word in words]
+    term_ids = {term: n for n, term in enumerate(sorted(set(term_of) - {""}))}
+    word_ids = {word: term_ids.get(term, -1) for word, term in zip(words, term_of)}
+    # why: chained maps keep the loops over the ~100 words of every paper in C
+    ids = np.fromiter(itertools.chain.from_iterable(map(word_ids.__getitem__, counts)
+                                                    for counts in counted), dtype=np.int64)
+    counts = np.fromiter(itertools.chain.from_iterable(c.values() for c in counted),
+                         dtype=np.float64)
+    docs = np.repeat(np.arange(len(counted), dtype=np.int64), [len(c) for c in counted])
+    kept = ids >= 0
+    # why: two words of a paper may be one term ('network', 'networks'): their counts add up
+    keys, where = np.unique(docs[kept] * max(1, len(term_ids)) + ids[kept], return_inverse=True)
+    return (keys // max(1, len(term_ids)), keys % max(1, len(term_ids)),
+            np.bincount(where, counts[kept], minlength=len(keys)))
+
+
+def _heaviest(docs: np.ndarray, weights: np.ndarray, count: int) -> np.ndarray:
+    """Indexes of each paper's `count` heaviest entries (the earlier first among equals), in
+    paper order."""
+    order = np.lexsort((-weights, docs))
+    first_of_doc = np.searchsorted(docs[order], docs[order])
+    kept = order[np.arange(len(order)) - first_of_doc < count]
+    return np.sort(kept)
+
+
+def _blocks(pairs_of_doc: list[float]) -> Iterable[tuple[int, int]]:
+    """Runs of papers (first, last + 1) whose pairs to sum stay near PAIRS_PER_BLOCK."""
+    first, total = 0, 0
+    for doc, pairs in enumerate(pairs_of_doc):
+        if total and total + pairs > PAIRS_PER_BLOCK:
+            yield first, doc
+            first, total = doc, 0
+        total += pairs
+    yield first, len(pairs_of_doc)
+
+
+def _block_scores(first: int, last: int, doc_starts: np.ndarray, terms: np.ndarray,
+                  weights: np.ndarray, postings: tuple[np.ndarray, np.ndarray, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(paper, other paper, cosine) of every pair sharing a term, for papers first..last-1."""
+    posting_docs, posting_weights, starts = postings
+    entries = slice(doc_starts[first], doc_starts[last])
+    own_terms, own_weights = terms[entries], weights[entries]
+    own_docs = np.repeat(np.arange(first, last), np.diff(doc_starts[first:last + 1]))
+    lengths = starts[own_terms + 1] - starts[own_terms]
+    # why: for each entry, the positions of its term's postings: a ragged arange
+    offsets = np.repeat(starts[own_terms] - (np.cumsum(lengths) - lengths), lengths)
+    positions = offsets + np.arange(int(lengths.sum()))
+    rows, columns = np.repeat(own_docs, lengths), posting_docs[positions]
+    products = np.repeat(own_weights, lengths) * posting_weights[positions]
+    others = rows != columns
+    keys = rows[others] * len(doc_starts) + columns[others]
+    unique, summed = np.unique(keys, return_inverse=True)
+    scores = np.bincount(summed, products[others], minlength=len(unique))
+    return unique // len(doc_starts), unique % len(doc_starts), scores
+
+
+def _top(rows: np.ndarray, columns: np.ndarray, scores: np.ndarray, limit: int
+         ) -> Iterable[tuple[int, list[int]]]:
+    """Each row's `limit` best columns, best first, the smaller column first among equals."""
+    # why: sums taken in another order differ in their last bits; rounded, equal scores tie
+    order = np.lexsort((columns, -np.round(scores, 9), rows))
+    rows, columns = rows[order], columns[order]
+    rank = np.arange(len(rows)) - np.searchsorted(rows, rows)
+    kept = rank < limit
+    for row, best in itertools.groupby(zip(rows[kept].tolist(), columns[kept].tolist()),
+                                       key=lambda pair: pair[0]):
+        yield row, [column for _, column in best]

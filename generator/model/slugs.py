@@ -1,0 +1,41 @@
+"""URL segments made of names: a paper's file name, a tag's page, an author's page."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+
+# why: a digest's few tags (and each author's name) are slugified once per paper
+@functools.lru_cache(maxsize=1 << 16)
+def slugify(text: str, max_length: int = 60, ascii_only: bool = True) -> str:
+    """Lowercase words joined by hyphens, accents dropped, cut at a word boundary.
+
+    With `ascii_only=False` letters of other scripts are kept (a tag such as '机器学习').
+    """
+    # why: lowered after NFKD, which makes capitals of some letters ('ℌ' -> 'H')
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text).lower()
+                    if not unicodedata.combining(c))
+    words = re.findall(r"[a-z0-9]+" if ascii_only else r"[^\W_]+", plain)
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_length and slug:
+            break
+        slug = candidate
+    return slug[:max_length]
+
+
+def author_slug(name: str) -> str:
+    """An author's page segment: names one slug apart only by case, accents or punctuation
+    ('Zoë Müller', 'Zoe Muller') are taken for one author; '' for a name with no letters.
+    Latin letters that are not a letter and an accent are spelt in ASCII too ('Strøm' ->
+    'strom'); other scripts are kept ('王芳')."""
+    return slugify(name.translate(_LATIN_LETTERS), max_length=80, ascii_only=False)
+
+
+_LATIN_LETTERS = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d",
+                                "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss",
+                                "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ħ": "h", "ŋ": "ng"})
+"""Letters NFKD does not split into a letter and an accent, as names are spelt without them."""

@@ -1,0 +1,84 @@
+import random
+
+import pytest
+
+from factories import make_paper
+from generator.model.related import RELATED, paper_words, related_papers
+
+
+def paper(slug, abstract, tags=(), title="A Paper"):
+    return make_paper(slug, title=title, abstract_text=abstract, tags=list(tags))
+
+
+def crafted():
+    return [paper("diffusion", "Diffusion models denoise images with a score network."),
+            paper("score", "A score network for diffusion of images, denoised faster."),
+            paper("graphs", "Message passing on graphs with attention.", tags=["gnn"]),
+            paper("molecules", "Molecules as graphs: message passing predicts properties.",
+                  tags=["gnn", "chemistry"]),
+            paper("proteins", "Protein folding predicts properties.", tags=["chemistry"]),
+            paper("alone", "Quokkas sunbathe.")]
+
+
+def test_related_papers_share_words_and_tags_most_related_first():
+    assert related_papers(crafted()) == {
+        "diffusion": ("score",), "score": ("diffusion",),
+        "graphs": ("molecules",), "molecules": ("graphs", "proteins"),
+        "proteins": ("molecules",), "alone": ()}
+
+
+def test_a_paper_is_never_its_own_related_paper_and_has_at_most_five():
+    papers = [paper(f"p{n}", "Sparse attention kernels.", tags=["efficiency"]) for n in range(9)]
+    related = related_papers(papers)
+    assert all(slug not in found and len(found) == RELATED for slug, found in related.items())
+
+
+def test_equally_related_papers_go_by_slug():
+    papers = [paper(slug, "Sparse attention kernels.") for slug in ("c", "e", "a", "d", "b", "f", "g")]
+    assert related_papers(papers)["d"] == ("a", "b", "c", "e", "f")
+
+
+def test_related_papers_are_the_same_whatever_order_the_papers_come_in():
+    papers = crafted() + [paper(f"p{n}", " ".join(random.Random(n).choices(
+        ["graphs", "diffusion", "images", "kernels", "proteins", "attention"], k=6)))
+        for n in range(30)]
+    shuffled = papers[:]
+    random.Random(7).shuffle(shuffled)
+    assert related_papers(papers) == related_papers(shuffled)
+
+
+def test_stop_words_short_words_and_numbers_relate_nothing():
+    papers = [paper("a", "We propose a novel method with the 2025 results of it."),
+              paper("b", "We propose a novel method with the 2025 results of it.", title="Other")]
+    assert related_papers(papers) == {"a": (), "b": ()}
+
+
+def test_a_shared_tag_alone_relates_two_papers():
+    papers = [paper("a", "Quokkas.", tags=["marsupials"]), paper("b", "Wombats.", tags=["marsupials"])]
+    assert related_papers(papers) == {"a": ("b",), "b": ("a",)}
+
+
+def test_paper_words_count_the_title_the_abstract_and_each_tag():
+    words = paper_words(paper("a", "Graphs, graphs!", tags=["gnn"], title="On Graphs"))
+    assert words["graphs"] == 3 and words["#gnn"] == 3 and words["on"] == 1
+
+
+@pytest.mark.parametrize("papers", [[], [paper("a", "Only one.")]])
+def test_a_digest_of_one_paper_or_none_relates_nothing(papers):
+    assert related_papers(papers) == {p.slug: () for p in papers}
+
+
+def test_a_term_in_too_many_papers_relates_none_of_them():
+    papers = [paper(f"p{n:02d}", "Attention everywhere.") for n in range(30)]
+    papers += [paper("q1", "Attention to quokkas."), paper("q2", "Quokkas, attention.")]
+    related = related_papers(papers)
+    assert related["q1"] == ("q2",) and related["p00"] == ()
+
+
+def test_scoring_in_small_blocks_gives_the_same_related_papers(monkeypatch):
+    papers = [paper(f"p{n}", " ".join(random.Random(n).choices(
+        ["graphs", "diffusion", "images", "kernels", "proteins", "attention", "quokkas"], k=5)),
+        tags=random.Random(n).sample(["a", "b", "c", "d"], 1)) for n in range(40)]
+    whole = related_papers(papers)
+    monkeypatch.setattr("generator.model.related.PAIRS_PER_BLOCK", 7)
+    assert related_papers(papers) == whole and any(whole.values())
