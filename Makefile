@@ -7,16 +7,27 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install system-packages build serve test golden clean
+.PHONY: install test-install system-packages build serve check test golden clean
 
+# What building and previewing need (requirements.txt, lunr from npm); the tests add their tools
+# (requirements-test.txt, npm's dev dependencies), so `make serve` downloads no browser driver.
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
-node_modules/.package-lock.json: package.json package-lock.json
+$(VENV)/test-installed: $(VENV)/installed requirements-test.txt
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	touch $@
+
+node_modules/.runtime-installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --omit=dev
+	touch $@
+
+node_modules/.test-installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
+	touch node_modules/.runtime-installed $@
 
 # Debian's chromium for the browser tests, a Java runtime for the Nu Html Checker.
 $(CHROMIUM):
@@ -27,7 +38,9 @@ system-packages: $(CHROMIUM)
 	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless; }
 
-install: $(VENV)/installed node_modules/.package-lock.json
+install: $(VENV)/installed node_modules/.runtime-installed
+
+test-install: $(VENV)/test-installed node_modules/.test-installed
 
 # BASE_URL (set in the environment, or `make build BASE_URL=...`) overrides site.yaml's base_url;
 # the Pages workflow sets it to the URL GitHub Pages reports.
@@ -37,13 +50,17 @@ build: install
 serve: install
 	$(PY) build.py serve --port $(PORT)
 
+# The content checked as strictly as the Pages workflow checks it before it publishes.
+check: install
+	$(PY) build.py check --strict
+
 # pytest's exit code 5 (no tests collected) is a failure, not a pass.
-test: install system-packages
+test: test-install system-packages
 	@$(PY) -m pytest -q; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
 	exit $$status
 
-golden: install
+golden: test-install
 	$(PY) -m pytest -q tests/test_golden.py --regen-golden
 
 clean:

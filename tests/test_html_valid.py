@@ -27,7 +27,7 @@ def _vnu_messages(pages: list[Path]) -> list[dict]:
     assert java, ("the HTML validity test needs a Java runtime ('java' on PATH) to run vnu.jar; "
                   "`make system-packages` installs default-jre-headless (CI does this)")
     assert sitecheck.VNU_JAR.is_file(), (f"{sitecheck.VNU_JAR} is missing; run `npm ci` "
-                                         "(or `make install`) in the project folder")
+                                         "(or `make test-install`) in the project folder")
     done = subprocess.run([java, "-jar", str(sitecheck.VNU_JAR), "--errors-only", "--format", "json",
                            *map(str, pages)], capture_output=True, text=True, timeout=VNU_TIMEOUT)
     # vnu writes its JSON report to stderr (stdout in some versions); exit 1 means "errors found".

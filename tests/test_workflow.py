@@ -122,3 +122,24 @@ def test_make_build_passes_base_url_to_the_build(how):
     plain = subprocess.run([make, "-n", "build"], cwd=REPO, capture_output=True, text=True,
                            env=clean, timeout=60)
     assert ".venv/bin/python build.py" in plain.stdout.splitlines()
+
+
+def test_make_serve_installs_no_test_tool():
+    """A curator who only previews downloads no browser driver and no test runner."""
+    runtime = (REPO / "requirements.txt").read_text(encoding="utf-8").lower()
+    for tool in ("pytest", "playwright", "feedparser", "lxml"):
+        assert f"\n{tool}==" not in runtime, tool
+    done = subprocess.run([shutil.which("make"), "-n", "-B", "serve"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "pip install --quiet -r requirements.txt" in done.stdout
+    assert "requirements-test.txt" not in done.stdout
+    assert "npm ci --no-audit --no-fund --ignore-scripts --omit=dev" in done.stdout
+
+
+def test_the_pages_workflow_checks_the_content_strictly_before_it_builds(workflow):
+    runs = [s["run"].strip() for s in steps(workflow, "build") if "run" in s]
+    assert runs.index("make check") < runs.index("make build")
+    done = subprocess.run([shutil.which("make"), "-n", "check"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert ".venv/bin/python build.py check --strict" in done.stdout.splitlines()
