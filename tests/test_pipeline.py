@@ -472,3 +472,15 @@ def test_a_digest_without_papers_builds_with_a_warning(tmp_path, papers):
     build(options(content, tmp_path / "site"), StageTimer(report=lines.append))
     [warning] = [line for line in lines if "warning:" in line]
     assert "the site has no papers" in warning and "papers" in warning
+
+
+def test_a_build_that_finds_nothing_changed_warns_of_the_guessed_latex_again(tmp_path):
+    content = write_content(tmp_path, {"p": paper_source(abstract="A bound of $\\gap^2$.")})
+    runs = []
+    for _ in range(2):
+        lines = []
+        build(options(content, tmp_path / "site", tmp_path / "cache"), StageTimer(report=lines.append))
+        runs.append([line for line in lines if "warning:" in line or "check " in line])
+    guessed = f"  warning: {content}/papers/p.md:6: unknown LaTeX macro \\gap shown as its name"
+    assert runs[0] == [guessed]
+    assert runs[1][0] == guessed and "nothing changed" in runs[1][1]

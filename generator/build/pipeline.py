@@ -71,21 +71,21 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
         config, sources, warnings = read_content(options.content, options.base_url)
-        for warning in warnings:
-            timer.report(f"  warning: {warning}")
+        _warn(timer, warnings)
         theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
                               os.environ.get(EPOCH))
-        done = _done_before(cache.recall(_last_build(options)), inputs, options.out)
+        done, guessed = _done_before(cache.recall(_last_build(options)), inputs, options.out)
         if done is not None:  # why: not `complete`, so the cache forgets none of what is kept
+            _warn(timer, guessed)
             timer.done("check", "nothing changed since the last build")
             return done
         checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
                             workers=workers)
-        for warning in sorted(warning for c in checked for warning in c.warnings):
-            timer.report(f"  warning: {warning}")
+        guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
+        _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         site = build_site(papers, config, updated_time(papers, os.environ))
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
@@ -100,7 +100,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
-        cache.remember(_last_build(options), (inputs, report))
+        cache.remember(_last_build(options), (inputs, report, guessed))
         complete = True
         return report
     finally:  # why: what was made is kept, even by a build that failed
@@ -128,13 +128,20 @@ def _last_build(options: BuildOptions) -> str:
     return f"the last build into {options.out.resolve()}"
 
 
-def _done_before(last: object, inputs: bytes, out: Path) -> WriteReport | None:
-    """What the last build wrote, if it was given these `inputs` and `out` is as it left it."""
-    if not (isinstance(last, tuple) and len(last) == 2 and last[0] == inputs
+def _done_before(last: object, inputs: bytes, out: Path) -> tuple[WriteReport | None, list[str]]:
+    """What the last build wrote, and what it warned of in the papers, if it was given these
+    `inputs` and `out` is as it left it; else (None, [])."""
+    if not (isinstance(last, tuple) and len(last) == 3 and last[0] == inputs
             and isinstance(last[1], WriteReport) and last[1].state == site_state(out)):
-        return None
-    return WriteReport(0, last[1].written + last[1].unchanged, 0, last[1].total_bytes,
-                       last[1].state)
+        return None, []
+    report = last[1]
+    return WriteReport(0, report.written + report.unchanged, 0, report.total_bytes,
+                       report.state), last[2]
+
+
+def _warn(timer: StageTimer, warnings: list[str]) -> None:
+    for warning in warnings:
+        timer.report(f"  warning: {warning}")
 
 
 def _check_search_budget(out: Path, config: SiteConfig, timer: StageTimer) -> None:
