@@ -9,11 +9,16 @@ import random
 import subprocess
 from pathlib import Path
 
+import pytest
+from lunr.index import Index
+from lunr.query import Query, QueryPresence
+
 from factories import make_paper
+from lunrpy import lunr_py_index_of
 from generator.model.urls import Urls
 from generator.search.documents import result_entry
 from generator.search.index import build_index
-from generator.search.packed import pack
+from generator.search.packed import pack, unpack
 from generator.search.terms import CJK_RANGES, cjk_grams, cut_cjk, fold, index_text
 
 JS = Path(__file__).parent / "js"
@@ -164,3 +169,40 @@ def test_english_queries_are_answered_as_before(tmp_path):
     found = answers(tmp_path, chinese_papers(), ["multimodal", "distillation", "trainng method"])
     assert found[0]["found"] == [3] and found[1]["found"] == [0]
     assert found[2]["found"][0] == 1 and found[2]["searched"] == "*training* method"
+
+
+# --- lunr.py and lunr.js agree on them --------------------------------------------------------
+
+def test_our_index_of_chinese_text_is_what_lunr_py_builds():
+    papers = chinese_papers()
+    assert unpack(pack(build_index(tuple(papers)))) == lunr_py_index_of(papers)
+
+
+def lunr_py_answer(index: Index, clauses: list[dict]) -> list[tuple[str, float]]:
+    """lunr.py's answer to the worker's clauses (tests/js/lunr_answers.js)."""
+    query = index.create_query()
+    for c in clauses:
+        query.term(c["term"], fields=c["fields"], boost=c["boost"], use_pipeline=False,
+                   presence=QueryPresence(c["presence"]),
+                   wildcard=Query.WILDCARD_TRAILING if c["wildcard"] else Query.WILDCARD_NONE)
+    return [(r["ref"], r["score"]) for r in index.query(query)]
+
+
+def test_lunr_py_and_lunr_js_rank_chinese_queries_alike(tmp_path):
+    papers = chinese_papers() + [make_paper(f"z{i}", title=f"第{i}篇：模型压缩与知识迁移",
+                                            notes_text="模型" * i + "蒸馏方法", tags=["模型压缩"])
+                                 for i in range(1, 6)]
+    packed = pack(build_index(tuple(papers)))
+    queries = ["知识蒸馏", "蒸馏", "模型压缩", "tag:模型压缩", "模型 蒸馏方法", "LLM的知识蒸馏方法",
+               "欧阳修", "法", "多模态 knowledge", "-方法 模型"]
+    (tmp_path / "packed.json").write_text(json.dumps(packed), encoding="utf-8")
+    (tmp_path / "queries.json").write_text(json.dumps(queries), encoding="utf-8")
+    done = subprocess.run(["node", str(JS / "lunr_answers.js"), str(tmp_path / "packed.json"),
+                           str(tmp_path / "queries.json")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    index = Index.load(unpack(packed))
+    for query, js in zip(queries, json.loads(done.stdout)):
+        assert js["results"], query
+        python = lunr_py_answer(index, js["clauses"])
+        assert [ref for ref, _ in js["results"]] == [ref for ref, _ in python], query
+        assert [s for _, s in js["results"]] == pytest.approx([s for _, s in python], rel=1e-9), query
