@@ -489,6 +489,11 @@ function stemsOf(d, field) {
 
 /** Whether a phrase's words stand together in one of its fields; the last may be unfinished. */
 function hasPhrase(d, phrase) {
+  if (phrase.character) { // why: one CJK character stands in bigrams, not alone
+    return phrase.fields.some(function (f) {
+      return (isName(f) ? nameOf(fieldText(d, f)) : fieldText(d, f)).indexOf(phrase.character) >= 0;
+    });
+  }
   return phrase.fields.some(function (f) {
     var stems = stemsOf(d, f), wanted = isName(f) ? phrase.names : phrase.stems, size = wanted.length;
     var have = null;
@@ -513,20 +518,41 @@ function phraseFilter(parsed, results) {
   parsed.clauses.forEach(function (c) {
     if (c.phrase) { phrases.push(phraseOf(c, c.words, parsed.prefix && c === lastClause)); return; }
     if (c.presence !== "prohibited") { return; }
-    c.words.filter(DigestQuery.isCJK).forEach(function (w) { phrases.push(phraseOf(c, [w], false)); });
+    c.words.filter(DigestQuery.isCJK).forEach(function (w) {
+      phrases.push(Object.assign(phraseOf(c, [w], false), { candidates: havingWord(w, c) }));
+    });
   });
-  if (!phrases.length) { return Promise.resolve(results); }
-  return loadDocs(results.map(refOf)).then(function (docs) {
-    return results.filter(function (r, i) {
-      return phrases.every(function (p) { return hasPhrase(docs[i], p) !== p.prohibited; });
+  // why: an excluded CJK word is looked for only in the papers that have all its bigrams
+  var checked = results.filter(function (r) {
+    return phrases.some(function (p) { return !p.candidates || p.candidates.has(r.ref); });
+  });
+  if (!checked.length) { return Promise.resolve(results); }
+  return loadDocs(checked.map(refOf)).then(function (docs) {
+    var docOf = new Map(checked.map(function (r, i) { return [r.ref, docs[i]]; }));
+    return results.filter(function (r) {
+      return phrases.every(function (p) {
+        if (p.candidates && !p.candidates.has(r.ref)) { return true; }
+        return hasPhrase(docOf.get(r.ref), p) !== p.prohibited;
+      });
     });
   });
 }
 
+/** The refs of the papers that have CJK word `word` in the fields of clause `c`, as a positive
+    word (every bigram in one field), whether or not its bigrams stand together. */
+function havingWord(word, c) {
+  var w = cjkPlan(word, { fields: c.fields, presence: "any", phrase: false }), refs = new Set();
+  if (w.asks.length) {
+    var p = { words: [w], excluded: [] };
+    ordered(p, run(p)).forEach(function (r) { refs.add(r.ref); });
+  }
+  return refs;
+}
+
 /** A phrase clause's words as hasPhrase() reads them: their stems worked out once per query. */
 function phraseOf(c, words, unfinished) {
-  var cut = cutWords(words, false);
-  return { stems: cut.map(stemNumber), names: cutWords(words, true).map(nameNumber), last: cut[cut.length - 1], unfinished: unfinished,
+  var cut = cutWords(words, false), one = words.length === 1 && DigestQuery.isCJK(words[0]) && Array.from(words[0]).length === 1;
+  return { character: one ? words[0] : null, stems: cut.map(stemNumber), names: cutWords(words, true).map(nameNumber), last: cut[cut.length - 1], unfinished: unfinished,
     fields: c.fields || ["title", "authors", "tags", "abstract", "notes"],
     prohibited: c.presence === "prohibited" };
 }
