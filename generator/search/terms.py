@@ -29,7 +29,7 @@ _UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d"
 # Hangzhou numerals), hiragana and katakana (half-width too), and planes 2-3, where every
 # character is Han. Only letters and digits get here (index_text), so whole blocks are safe.
 # Hangul is left out: Korean puts spaces between words, and fold() (NFKD) would take its
-# syllables apart. static/search-query.js's CJK has the same ranges (tests/test_cjk.py).
+# syllables apart. static/search-query.js's CJK_CLASS has the same ranges (tests/test_cjk.py).
 CJK_RANGES = ((0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x303B, 0x303C),
               (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
               (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x1AFF0, 0x1B16F), (0x20000, 0x3FFFF))
