@@ -1,6 +1,6 @@
 """How big the search index is and how fast it answers in Chromium, for large synthetic digests.
 
-    .venv/bin/python bench/search_bench.py [--papers 1000 10000] [--runs 5]
+    .venv/bin/python bench/search_bench.py [--papers 1000 10000] [--runs 5] [--chinese-notes 0.1]
 
 For each size: generates a digest (bench/synthetic.py, seeded), builds it, prints the bytes a
 reader downloads before the first answer (packed index + facet table, raw and gzipped, per
@@ -8,7 +8,8 @@ paper; lunr's own JSON beside it), then serves the site and, in Debian's chromiu
 focus -> search ready (fetching and reading the index, making lunr's index in the Web Worker),
 focusing once the page is idle (the worker has loaded its scripts) and at once on load, the
 longest main-thread task meanwhile, and each query's round trip (median of --runs, and the
-first run, which pays for whatever the query is the first to need).
+first run, which pays for whatever the query is the first to need). With --chinese-notes, that
+share of the papers has notes in Chinese, and Chinese queries are timed too.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUERIES = ["model", "language models", '"neural network"', "graph learning inference",
            "tag:graph-learning", "-model neural", "netw", "netwrk"]
+CHINESE_QUERIES = ["知识蒸馏", "蒸馏", "多模态大模型", "LLM的知识蒸馏", "法"]
 READY_JS = """async (settled) => {
   if (settled) { await DigestSearch.engine.warm(); }
   const longest = [0];
@@ -81,8 +83,8 @@ def _playwright():
     return sync_playwright().start()
 
 
-def browser_figures(site: Path, runs: int) -> tuple[dict[str, list[float]], list[float],
-                                                   dict[str, tuple]]:
+def browser_figures(site: Path, runs: int, queries_asked: list[str]) -> tuple[
+        dict[str, list[float]], list[float], dict[str, tuple]]:
     """Ready times (focus once the page is idle, and at once on load) and longest main-thread
     tasks over `runs` fresh pages each, and query medians."""
     handler = functools.partial(type("H", (SiteHandler,), {"base_path": "/synthetic/",
@@ -109,7 +111,7 @@ def browser_figures(site: Path, runs: int) -> tuple[dict[str, list[float]], list
         page = browser.new_page()
         page.goto(origin + "/synthetic/")
         page.evaluate("DigestSearch.engine.start()")
-        for query in QUERIES:
+        for query in queries_asked:
             queries[query] = tuple(page.evaluate(QUERY_JS, [query, runs]))
     finally:
         browser.close()
@@ -117,15 +119,16 @@ def browser_figures(site: Path, runs: int) -> tuple[dict[str, list[float]], list
     return ready, longest, queries
 
 
-def bench(papers: int, runs: int) -> None:
+def bench(papers: int, runs: int, chinese: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        content = write_digest(Path(tmp) / "content", papers)
+        content = write_digest(Path(tmp) / "content", papers, chinese=chinese)
         started = time.perf_counter()
         build(BuildOptions(content=content, out=Path(tmp) / "site", project=REPO))
         built = time.perf_counter() - started
         size = sizes(Path(tmp) / "site", papers)
-        ready, longest, queries = browser_figures(Path(tmp) / "site", runs)
-    print(f"\n{papers:,} papers (build {built:.1f} s)")
+        ready, longest, queries = browser_figures(Path(tmp) / "site", runs,
+                                                  QUERIES + (CHINESE_QUERIES if chinese else []))
+    print(f"\n{papers:,} papers, {chinese:.0%} with Chinese notes (build {built:.1f} s)")
     print(f"  index + facets per paper: {size['raw']:,.0f} B raw, {size['gzip']:,.0f} B gzipped "
           f"({size['total_gzip_kb']:,.0f} KB in all); lunr's own JSON would be "
           f"{size['lunr_raw']:,.0f} B raw, {size['lunr_gzip']:,.0f} B gzipped")
@@ -144,9 +147,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--chinese-notes", type=float, default=0.0, metavar="SHARE",
+                        help="the share of papers with notes in Chinese (0 to 1)")
     args = parser.parse_args()
     for papers in args.papers:
-        bench(papers, args.runs)
+        bench(papers, args.runs, args.chinese_notes)
 
 
 if __name__ == "__main__":

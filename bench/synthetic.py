@@ -1,9 +1,11 @@
 """A deterministic synthetic digest for benchmarks: realistic sizes and a realistic vocabulary.
 
-    .venv/bin/python bench/synthetic.py OUT_DIR --papers 1000 [--seed 2025]
+    .venv/bin/python bench/synthetic.py OUT_DIR --papers 1000 [--seed 2025] [--chinese-notes 0.1]
 
 Each paper has a 6-12 word title, 3-8 authors, 2-4 tags, a ~170-word abstract (some with
-inline LaTeX), arXiv/OpenReview/code links and, for one paper in five, a few lines of notes.
+inline LaTeX), arXiv/OpenReview/code links and, for one paper in five, a few lines of notes;
+with --chinese-notes SHARE, that share of the papers has notes in Chinese (bench/chinese.py)
+instead, the rest of the digest unchanged.
 Words follow a Zipf law over a vocabulary of common words and made-up technical terms, so a
 search index grows with the digest as it does on real abstracts (not on a 50-word list).
 The same seed always writes the same files.
@@ -14,6 +16,8 @@ from __future__ import annotations
 import argparse
 import random
 from pathlib import Path
+
+from chinese import chinese_notes
 
 COMMON = ("the of and a to in we that is for on with as by this our are an be from which it "
           "can model models learning data training method methods show results based "
@@ -74,8 +78,9 @@ def paper_text(rng: random.Random, number: int, words: list[str], weights: list[
     return "\n".join(lines) + "\n"
 
 
-def write_digest(out: Path, papers: int, seed: int = 2025) -> Path:
-    """A content folder (site.yaml + papers/) of `papers` generated papers; returns it."""
+def write_digest(out: Path, papers: int, seed: int = 2025, chinese: float = 0.0) -> Path:
+    """A content folder (site.yaml + papers/) of `papers` generated papers, a `chinese` share of
+    them with Chinese notes; returns it."""
     rng = random.Random(seed)
     words = vocabulary(rng)
     weights = zipf_weights(len(words))
@@ -83,9 +88,13 @@ def write_digest(out: Path, papers: int, seed: int = 2025) -> Path:
     (out / "site.yaml").write_text("title: Synthetic Digest\ndescription: Generated for benchmarks.\n"
                                    "base_url: https://bench.example.org/synthetic/\n"
                                    "search_budget_kb: 100000\n", encoding="utf-8")
+    # why: a draw of its own, so that the digest is the same but for the Chinese notes
+    in_chinese = random.Random(seed + 1)
     for number in range(papers):
-        (out / "papers" / f"paper-{number:06d}.md").write_text(
-            paper_text(rng, number, words, weights), encoding="utf-8")
+        text = paper_text(rng, number, words, weights)
+        if in_chinese.random() < chinese:
+            text = text[:text.rindex("---\n") + 4] + chinese_notes(in_chinese) + "\n"
+        (out / "papers" / f"paper-{number:06d}.md").write_text(text, encoding="utf-8")
     return out
 
 
@@ -94,8 +103,10 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--papers", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2025)
+    parser.add_argument("--chinese-notes", type=float, default=0.0, metavar="SHARE",
+                        help="the share of papers with notes in Chinese (0 to 1)")
     args = parser.parse_args()
-    print(write_digest(args.out, args.papers, args.seed))
+    print(write_digest(args.out, args.papers, args.seed, args.chinese_notes))
 
 
 if __name__ == "__main__":

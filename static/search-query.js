@@ -11,9 +11,48 @@
   };
   var TOKEN = /(-|\+)?(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))/g;
 
-  /** Lowercase letters-and-digits words, the same split the build's index_text() makes. */
+  // why: the characters of writing with no spaces between words, cut into bigrams: the same
+  // ranges as generator/search/terms.py's CJK_RANGES (Han, kana; planes 2-3), tests/test_cjk.py
+  var CJK_CLASS = "[\\u3005-\\u3007\\u3021-\\u3029\\u3031-\\u3035\\u303B\\u303C\\u3040-\\u30FF" +
+    "\\u31F0-\\u31FF\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\uFF66-\\uFF9F\\u{1AFF0}-\\u{1B16F}" +
+    "\\u{20000}-\\u{3FFFF}]";
+  var CJK = new RegExp("^" + CJK_CLASS, "u");
+  // why: a run of CJK characters is a word of its own, apart from letters it touches (LLM的)
+  var WORD = new RegExp(CJK_CLASS + "+|(?:(?!" + CJK_CLASS + ")[\\p{L}\\p{N}])+", "gu");
+
+  /** Lowercase letters-and-digits words, the same split the build's index_text() makes, and a
+      run of CJK characters a word apart from the letters around it: LLM的知识 -> llm, 的知识. */
   function words(text) {
-    return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []);
+    return (text.toLowerCase().match(WORD) || []);
+  }
+
+  /** Whether a word (of words()) is a run of CJK characters. */
+  function isCJK(word) { return CJK.test(word); }
+
+  /** A run of CJK characters as the build indexes it (terms.py's cjk_grams): its overlapping
+      bigrams, or the character itself (none for no character, as fold() can leave); a
+      character beyond the BMP is one character. */
+  function grams(run) {
+    var chars = Array.from(run), out = [];
+    for (var i = 0; i + 1 < chars.length; i++) { out.push(chars[i] + chars[i + 1]); }
+    return chars.length === 1 ? [run] : out;
+  }
+
+  /** The words of `text` as the build indexes them (terms.py's cut_cjk of index_text), each
+      with where it stands: {text, start, end}, CJK runs cut into grams(), not lowercased. */
+  function pieces(text) {
+    var out = [], m;
+    WORD.lastIndex = 0;
+    while ((m = WORD.exec(text)) !== null) {
+      if (!isCJK(m[0])) { out.push({ text: m[0], start: m.index, end: m.index + m[0].length }); continue; }
+      var at = m.index;
+      grams(m[0]).forEach(function (g) {
+        var first = String.fromCodePoint(g.codePointAt(0)).length;
+        out.push({ text: g, start: at, end: at + g.length });
+        at += first;
+      });
+    }
+    return out;
   }
 
   function clause(sign, fieldName, phrase, bare) {
@@ -24,9 +63,10 @@
       words: words((fieldName && !fields ? fieldName + " " : "") + value),
       fields: fields || null,
       presence: sign === "-" ? "prohibited" : sign === "+" ? "required" : "any",
-      // why: a quoted phrase, and a word with inner punctuation ("web-agents", "LLaMA-2"),
-      // match only where their words stand together
-      phrase: words(value).length > 1
+      // why: a quoted phrase (a quoted Chinese word too: its bigrams), and a word with inner
+      // punctuation ("web-agents", "LLaMA-2"), match only where their words stand together; LLM的
+      // is two words, as Chinese puts no space between them
+      phrase: (phrase !== undefined ? pieces(value) : value.match(/[\p{L}\p{N}]+/gu) || []).length > 1
     };
   }
 
@@ -105,7 +145,8 @@
     return out;
   }
 
-  var api = { parseQuery: parseQuery, words: words, positiveWords: positiveWords, fold: fold,
+  var api = { parseQuery: parseQuery, words: words, isCJK: isCJK, grams: grams, pieces: pieces,
+    CJK_CLASS: CJK_CLASS, positiveWords: positiveWords, fold: fold,
     edits: edits, distance: distance, FIELDS: FIELDS };
   if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { root.DigestQuery = api; }
 }(typeof self !== "undefined" ? self : this));

@@ -199,22 +199,62 @@ function addTwoAway(word, name, groups, add) {
   });
 }
 
-/** The query's plan: each positive word's plan, and the clauses of the words it excludes. */
+/** The query's plan: each positive word's plan, the clauses of the words it excludes, and
+    whether it excludes a CJK word (checked in the documents, see phraseFilter). */
 function plan(parsed) {
-  var lastClause = parsed.clauses[parsed.clauses.length - 1], words = [], excluded = [];
+  var lastClause = parsed.clauses[parsed.clauses.length - 1], words = [], excluded = [], cjkExcluded = false;
   parsed.clauses.forEach(function (c) {
     c.words.forEach(function (word, i) {
+      var cjk = DigestQuery.isCJK(word);
       if (c.presence === "prohibited") {
-        // why: "-a phrase" excludes the phrase, not each word; see phraseFilter
-        if (!c.phrase) { excluded.push.apply(excluded, exclusions(word, fieldGroups(c.fields))); }
+        // why: "-a phrase" excludes the phrase, not each word; "-知识蒸馏" excludes the word,
+        // not each of its bigrams: both are checked in the documents, see phraseFilter
+        if (!c.phrase && !cjk) { excluded.push.apply(excluded, exclusions(word, fieldGroups(c.fields))); }
+        cjkExcluded = cjkExcluded || (!c.phrase && cjk);
         return;
       }
+      if (cjk) { words.push(cjkPlan(word, c)); return; }
       var p = wordPlan(word, c, parsed.prefix && c === lastClause && i === c.words.length - 1);
       if (p.asks.length || !isStopWord(word)) { words.push(p); }
     });
   });
-  return { words: words, excluded: excluded };
+  return { words: words, excluded: excluded, cjkExcluded: cjkExcluded };
 }
+
+var CONTAINING = 200; // why: one character stands for at most this many bigrams, the most common first
+
+/** How a word of CJK characters is asked (generator/search/terms.py's cut_cjk): each of its
+    bigrams, as it is in the text fields and folded in the name fields, never stemmed, widened
+    or taken as a prefix; a paper has the word where one field has all of them (coversGrams).
+    A field group asks none when one of the bigrams is in none of its fields. */
+function cjkPlan(word, c) {
+  var groups = fieldGroups(c.fields), single = Array.from(word).length === 1;
+  var grams = { text: unique(DigestQuery.grams(word)), names: unique(DigestQuery.grams(nameOf(word))) };
+  var plan = { word: word, asks: [], counts: true, typo: null, groups: groups, grams: grams, single: single,
+    required: c.presence === "required" || c.phrase, unfinished: false };
+  ["text", "names"].forEach(function (group) {
+    var fields = groups[group];
+    if (!fields.length) { return; }
+    if (grams[group].every(function (g) { return indexed(g, fields); })) {
+      grams[group].forEach(function (g) { plan.asks.push(ask(g, fields, 1, "exact")); });
+    }
+    if (single) { addContaining(plan, grams[group][0], fields); }
+  });
+  return plan;
+}
+
+/** A single CJK character also finds the bigrams it begins or ends (the index has a character
+    alone only where it stood alone), the most common CONTAINING of them. */
+function addContaining(plan, character, fields) {
+  var found = lexicon().terms.filter(function (t) {
+    return t.indexOf(character) >= 0 && t !== character && DigestQuery.isCJK(t) && Array.from(t).length === 2 &&
+      indexed(t, fields);
+  });
+  found.sort(function (a, b) { return lexicon().vectors(b) - lexicon().vectors(a) || (a < b ? -1 : 1); });
+  found.slice(0, CONTAINING).forEach(function (t) { plan.asks.push(ask(t, fields, 1, "part")); });
+}
+
+function unique(list) { return Array.from(new Set(list)); }
 
 function exclusions(word, groups) {
   var out = [];
@@ -248,24 +288,29 @@ function rank(parsed) {
   var asking = p.words.some(function (w) { return w.asks.length; });
   // why: a query of excluded words alone is every paper but those; one whose words the index
   // does not have at all finds nothing
+  if (!asking && !p.excluded.length && p.cjkExcluded && !p.words.length) { return { results: everyPaper(), plan: p }; }
   if (!asking && !(p.excluded.length && !p.words.length)) { return { results: [], plan: p }; }
   return { results: ordered(p, run(p)), plan: p };
 }
 
-/** Results with every required word, those with more of the query's words first, then those
-    with more of them as typed; in lunr's order within. */
+/** Results with every required word and with at least one word (not only some bigrams of a
+    CJK word), those with more of the query's words first, then those with more of them as
+    typed; in lunr's order within. */
 function ordered(p, results) {
   var counted = p.words.filter(function (w) { return w.counts; }), size = counted.length + 1;
   var required = p.words.filter(function (w) { return w.required; });
   var tiers = [], known = new Map(); // why: results that matched the same terms share `terms`
   function tierOf(terms) {
     if (!required.every(function (w) { return covers(w, terms); })) { return -1; }
-    var covered = 0, exact = 0;
-    counted.forEach(function (w) {
+    var covered = 0, exact = 0, any = false;
+    p.words.forEach(function (w) {
       var how = covers(w, terms);
-      if (how) { covered++; exact += how - 1; }
+      any = any || how > 0;
+      if (how && w.counts) { covered++; exact += how - 1; }
     });
-    return covered * size + exact;
+    // why: lunr finds a paper with any one bigram of a CJK word, 方法 of 蒸馏方法; a word of
+    // letters is had by every paper lunr finds for it
+    return any ? covered * size + exact : -1;
   }
   results.forEach(function (r) {
     var t = known.get(r.terms);
@@ -282,6 +327,7 @@ function ordered(p, results) {
 
 /** Whether a result with these matched terms has word `w`: 2 as typed, 1 widened, 0 not. */
 function covers(w, terms) {
+  if (w.grams) { return coversGrams(w, terms); }
   var best = 0;
   w.asks.forEach(function (a) {
     if (a.wildcard) {
@@ -295,6 +341,17 @@ function covers(w, terms) {
   return best;
 }
 
+/** Whether a result with these matched terms has CJK word `w`: one of its fields has every
+    bigram of the word (2), or, for one character, the character or a bigram it is part of. */
+function coversGrams(w, terms) {
+  if (w.single) { return w.asks.some(function (a) { return inFields(terms[a.term], a.fields); }) ? 2 : 0; }
+  return ["text", "names"].some(function (group) {
+    return w.groups[group].some(function (f) {
+      return w.grams[group].every(function (g) { return Boolean(terms[g]) && f in terms[g]; });
+    });
+  }) ? 2 : 0;
+}
+
 function inFields(matched, fields) {
   return Boolean(matched) && (!fields || fields.some(function (f) { return f in matched; }));
 }
@@ -304,11 +361,25 @@ function inFields(matched, fields) {
 function searched(q, p, docs) {
   var typos = p ? p.words.filter(function (w) { return w.typo; }) : [];
   if (!typos.length) { return null; }
-  return String(q).split(/([\p{L}\p{N}]+)/u).filter(Boolean).map(function (part) {
+  return String(q).split(pattern("words")).filter(Boolean).map(function (part) {
     var lower = part.toLowerCase();
     var w = typos.find(function (t) { return t.word === lower; });
     return w ? { text: w.typo.shown || shownAs(w, docs), corrected: true } : { text: part, corrected: false };
   });
+}
+
+var patterns = null;
+
+/** Regular expressions made of DigestQuery's CJK class, once it is loaded: a query's words as
+    DigestQuery.words splits them (CJK runs apart from the letters they touch), and the words of
+    a snippet (a CJK character is one, as Chinese puts no space between words). */
+function pattern(name) {
+  var cjk = DigestQuery.CJK_CLASS;
+  patterns = patterns || {
+    words: new RegExp("(" + cjk + "+|(?:(?!" + cjk + ")[\\p{L}\\p{N}])+)", "u"),
+    snippet: new RegExp(cjk + "|(?:(?!" + cjk + ")\\S)+", "gu")
+  };
+  return patterns[name];
 }
 
 /** The word of the shown results nearest to what was typed whose term is the correction. */
@@ -365,6 +436,7 @@ var stems = new Map();
 /** lunr's stem of a word, each word stemmed once: highlights and phrases stem every word of
     the papers they look at. */
 function stem(word) {
+  if (DigestQuery.isCJK(word)) { return word; } // why: a bigram has no stem
   var found = stems.get(word);
   if (found === undefined) {
     found = lunr.stemmer(new lunr.Token(word.toLowerCase(), {})).toString();
@@ -395,20 +467,35 @@ function nameNumber(word) { return termNumber("\u0000" + nameOf(word)); }
 
 function isName(field) { return NAME_FIELDS.indexOf(field) >= 0; }
 
-/** The terms of a field's words (stems, or names), as numbers, kept with the document for the
-    next phrase query. */
+/** Words as the build cuts them (generator/search/terms.py's cut_cjk): a CJK word as its
+    bigrams, of its folded form in a name field. */
+function cutWords(words, name) {
+  var out = [];
+  words.forEach(function (w) {
+    if (!DigestQuery.isCJK(w)) { out.push(w); return; }
+    DigestQuery.grams(name ? nameOf(w) : w).forEach(function (g) { out.push(g); });
+  });
+  return out;
+}
+
+/** The terms of a field's words (stems, or names; a CJK word's bigrams), as numbers, kept with
+    the document for the next phrase query. */
 function stemsOf(d, field) {
   var byField = fieldStems.get(d);
   if (!byField) { byField = {}; fieldStems.set(d, byField); }
-  return byField[field] || (byField[field] = Int32Array.from(DigestQuery.words(fieldText(d, field)),
-    isName(field) ? nameNumber : stemNumber));
+  return byField[field] || (byField[field] = Int32Array.from(
+    cutWords(DigestQuery.words(fieldText(d, field)), isName(field)), isName(field) ? nameNumber : stemNumber));
 }
 
 /** Whether a phrase's words stand together in one of its fields; the last may be unfinished. */
 function hasPhrase(d, phrase) {
-  var size = phrase.stems.length;
+  if (phrase.character) { // why: one CJK character stands in bigrams, not alone
+    return phrase.fields.some(function (f) {
+      return (isName(f) ? nameOf(fieldText(d, f)) : fieldText(d, f)).indexOf(phrase.character) >= 0;
+    });
+  }
   return phrase.fields.some(function (f) {
-    var stems = stemsOf(d, f), wanted = isName(f) ? phrase.names : phrase.stems;
+    var stems = stemsOf(d, f), wanted = isName(f) ? phrase.names : phrase.stems, size = wanted.length;
     var have = null;
     for (var at = stems.indexOf(wanted[0]); at >= 0 && at + size <= stems.length;
       at = stems.indexOf(wanted[0], at + 1)) {
@@ -416,7 +503,7 @@ function hasPhrase(d, phrase) {
       while (i < size && stems[at + i] === wanted[i]) { i++; }
       if (i === size) { return true; }
       if (phrase.unfinished && i === size - 1) {
-        have = have || DigestQuery.words(fieldText(d, f));
+        have = have || cutWords(DigestQuery.words(fieldText(d, f)), isName(f));
         if (nameOf(have[at + i]).lastIndexOf(nameOf(phrase.last), 0) === 0) { return true; }
       }
     }
@@ -424,46 +511,74 @@ function hasPhrase(d, phrase) {
   });
 }
 
-/** The results whose documents have every phrase of the query, and none of its "-phrases". */
+/** The results whose documents have every phrase of the query, and none of its "-phrases" or
+    excluded CJK words (a CJK word is excluded where its bigrams stand together). */
 function phraseFilter(parsed, results) {
-  var lastClause = parsed.clauses[parsed.clauses.length - 1];
-  var phrases = parsed.clauses.filter(function (c) { return c.phrase; }).map(function (c) {
-    return phraseOf(c, parsed.prefix && c === lastClause);
+  var lastClause = parsed.clauses[parsed.clauses.length - 1], phrases = [];
+  parsed.clauses.forEach(function (c) {
+    if (c.phrase) { phrases.push(phraseOf(c, c.words, parsed.prefix && c === lastClause)); return; }
+    if (c.presence !== "prohibited") { return; }
+    c.words.filter(DigestQuery.isCJK).forEach(function (w) {
+      phrases.push(Object.assign(phraseOf(c, [w], false), { candidates: havingWord(w, c) }));
+    });
   });
-  if (!phrases.length) { return Promise.resolve(results); }
-  return loadDocs(results.map(refOf)).then(function (docs) {
-    return results.filter(function (r, i) {
-      return phrases.every(function (p) { return hasPhrase(docs[i], p) !== p.prohibited; });
+  // why: an excluded CJK word is looked for only in the papers that have all its bigrams
+  var checked = results.filter(function (r) {
+    return phrases.some(function (p) { return !p.candidates || p.candidates.has(r.ref); });
+  });
+  if (!checked.length) { return Promise.resolve(results); }
+  return loadDocs(checked.map(refOf)).then(function (docs) {
+    var docOf = new Map(checked.map(function (r, i) { return [r.ref, docs[i]]; }));
+    return results.filter(function (r) {
+      return phrases.every(function (p) {
+        if (p.candidates && !p.candidates.has(r.ref)) { return true; }
+        return hasPhrase(docOf.get(r.ref), p) !== p.prohibited;
+      });
     });
   });
 }
 
-/** A phrase clause as hasPhrase() reads it: its words' stems worked out once per query. */
-function phraseOf(c, unfinished) {
-  return { stems: c.words.map(stemNumber), names: c.words.map(nameNumber), last: c.words[c.words.length - 1], unfinished: unfinished,
+/** The refs of the papers that have CJK word `word` in the fields of clause `c`, as a positive
+    word (every bigram in one field), whether or not its bigrams stand together. */
+function havingWord(word, c) {
+  var w = cjkPlan(word, { fields: c.fields, presence: "any", phrase: false }), refs = new Set();
+  if (w.asks.length) {
+    var p = { words: [w], excluded: [] };
+    ordered(p, run(p)).forEach(function (r) { refs.add(r.ref); });
+  }
+  return refs;
+}
+
+/** A phrase clause's words as hasPhrase() reads them: their stems worked out once per query. */
+function phraseOf(c, words, unfinished) {
+  var cut = cutWords(words, false), one = words.length === 1 && DigestQuery.isCJK(words[0]) && Array.from(words[0]).length === 1;
+  return { character: one ? words[0] : null, stems: cut.map(stemNumber), names: cutWords(words, true).map(nameNumber), last: cut[cut.length - 1], unfinished: unfinished,
     fields: c.fields || ["title", "authors", "tags", "abstract", "notes"],
     prohibited: c.presence === "prohibited" };
 }
 
 function refOf(result) { return result.ref; }
 
-/** [start, end) character ranges of the words in `text` whose stem is one of `terms`. */
+/** [start, end) character ranges of the words in `text` whose stem is one of `terms`, and of
+    the runs of CJK characters whose bigrams are (overlapping bigrams make one range). */
 function marks(text, terms) {
   var out = [];
-  var re = /[\p{L}\p{N}]+/gu;
-  var m;
-  while ((m = re.exec(text)) !== null) {
-    if (terms[stem(m[0])]) { out.push([m.index, m.index + m[0].length]); }
-  }
+  DigestQuery.pieces(text).forEach(function (piece) {
+    if (!terms[stem(piece.text)]) { return; }
+    var last = out[out.length - 1];
+    if (last && piece.start < last[1]) { last[1] = piece.end; } else { out.push([piece.start, piece.end]); }
+  });
   return out;
 }
+
 
 /** About `size` words of the abstract around its first highlighted word. */
 function snippet(text, terms, size) {
   var all = marks(text, terms);
   var spans = [];
-  var re = /\S+/g;
+  var re = pattern("snippet");
   var m;
+  re.lastIndex = 0;
   while ((m = re.exec(text)) !== null) { spans.push([m.index, m.index + m[0].length]); }
   if (!spans.length) { return { text: "", marks: [] }; }
   var first = all.length ? spans.findIndex(function (s) { return s[1] > all[0][0]; }) : 0;

@@ -25,6 +25,16 @@ them alike)."""
 # why: letters NFKD does not take apart; static/search-query.js's fold() has the same table
 _UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
                            "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"})
+# why: the characters of writing that puts no space between words: Han (with 々 〆 〇 and the
+# Hangzhou numerals), hiragana and katakana (half-width too), and planes 2-3, where every
+# character is Han. Only letters and digits get here (index_text), so whole blocks are safe.
+# Hangul is left out: Korean puts spaces between words, and fold() (NFKD) would take its
+# syllables apart. static/search-query.js's CJK_CLASS has the same ranges (tests/test_cjk.py).
+CJK_RANGES = ((0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x303B, 0x303C),
+              (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+              (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x1AFF0, 0x1B16F), (0x20000, 0x3FFFF))
+"""Code point ranges, inclusive, of the characters cut into bigrams (cut_cjk)."""
+_CJK_RUN = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES) + "]+")
 # why: lunr.py keeps tokens with inner punctuation whole ('e.g.,', '$\texttt{x}$') while
 # lunr.js strips it, so the browser could not find them; index only letters and digits.
 _WORD = re.compile(r"[^\W_]+")
@@ -36,6 +46,23 @@ def index_text(text: str) -> str:
     return " ".join(_WORD.findall(text))
 
 
+def cjk_grams(run: str) -> list[str]:
+    """A run of CJK characters as it is indexed: its overlapping bigrams (知识蒸馏 -> 知识 识蒸
+    蒸馏), or the character itself when the run has one."""
+    return [run[i:i + 2] for i in range(len(run) - 1)] or ([run] if run else [])
+
+
+def cut_cjk(words: str) -> str:
+    """index_text()'s words with every run of CJK characters cut into its cjk_grams(), apart
+    from the letters around it (LLM的知识蒸馏 -> LLM 的知 知识 识蒸 蒸馏): Chinese and Japanese
+    put no space between words, so a word is found by any two characters of it. Text without
+    CJK is returned as it is."""
+    if not _CJK_RUN.search(words):
+        return words
+    cut = _CJK_RUN.sub(lambda run: " " + " ".join(cjk_grams(run[0])) + " ", words)
+    return " ".join(filter(None, cut.split(" ")))
+
+
 def fold(text: str) -> str:
     """Text with its accents taken off (Schölkopf -> Scholkopf, Arandjelović -> Arandjelovic),
     as names are indexed and asked for."""
@@ -44,10 +71,11 @@ def fold(text: str) -> str:
 
 
 def search_texts(paper: Paper) -> list[str]:
-    """The text lunr indexes for one paper, one string per field of FIELDS; names folded."""
-    return [index_text(paper.title_text), index_text(fold(" ".join(paper.authors))),
-            index_text(fold(" ".join(tag.name for tag in paper.tags))),
-            index_text(paper.abstract_text), index_text(paper.notes_text)]
+    """The text lunr indexes for one paper, one string per field of FIELDS: its words (index_text),
+    runs of CJK characters cut into bigrams (cut_cjk); names folded first."""
+    return [cut_cjk(index_text(text)) for text in (
+        paper.title_text, fold(" ".join(paper.authors)), fold(" ".join(tag.name for tag in paper.tags)),
+        paper.abstract_text, paper.notes_text)]
 
 
 def paper_terms(paper: Paper) -> tuple[FieldTerms, ...]:

@@ -73,6 +73,15 @@ for (let i = 0; i < terms.length; i += 7) {
     `${b} +${a.slice(0, 3)}`, `${b}-${a.slice(0, 3)}`, `${a} ${b}-${a}`, `tag:${a}`, `-${b} ${a}`,
     `${a} the`);
 }
+// why: a CJK word is asked as its bigrams: words of two, three and one characters, a tag, an
+// excluded word, mixed text
+const cjk = packed.terms.filter((t) => DigestQuery.isCJK(t));
+for (let i = 0; i < cjk.length; i += 3) {
+  const [a, b] = [cjk[i], cjk[(i * 31) % cjk.length]];
+  const chars = Array.from(a), next = cjk.find((t) => Array.from(t)[0] === chars[chars.length - 1] && t !== a);
+  queries.push(a, chars[0], `tag:${a}`, `${a} ${b}`, `-${b} ${a}`, `llm${a}`, `+${a} ${b}`, `"${a}"`);
+  if (next) { queries.push(a + Array.from(next).slice(1).join("")); }
+}
 let checked = 0;
 for (const text of queries) {
   const parsed = DigestQuery.parseQuery(text);

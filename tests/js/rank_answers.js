@@ -1,7 +1,9 @@
-// node rank_answers.js PACKED.json QUERIES.json: prints, for each query, the refs the search worker
-// ranks for it (before facets and phrases) and what it searched instead, as JSON: the worker's
-// own code (static/search-worker.js) with lunr.js and our scripts, on a packed index
-// (tests/test_search_ranking.py).
+// node rank_answers.js PACKED.json QUERIES.json [DOCS.json]: prints, for each query, the refs the
+// search worker ranks for it (before facets and phrases) and what it searched instead, as JSON: the
+// worker's own code (static/search-worker.js) with lunr.js and our scripts, on a packed index
+// (tests/test_search_ranking.py). Given the papers' documents (search/docs entries, all in one
+// list), also what the worker answers in full: `found`, the refs after phrases and exclusions, and
+// `shown`, each shown result's title and snippet with its highlights in [brackets].
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -15,11 +17,38 @@ for (const file of ["node_modules/lunr/lunr.js", "static/search-query.js", "stat
   vm.runInContext(fs.readFileSync(path.join(root, file), "utf8"), context, { filename: file });
 }
 const { lunr, DigestQuery, DigestIndex } = context;
-context.index = DigestIndex.loadIndex(lunr, JSON.parse(fs.readFileSync(process.argv[2], "utf8")));
+const packed = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+context.index = DigestIndex.loadIndex(lunr, packed);
 const queries = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
-process.stdout.write(JSON.stringify(queries.map((q) => {
+const docs = process.argv[4] ? JSON.parse(fs.readFileSync(process.argv[4], "utf8")) : null;
+if (docs) {
+  // why: every document in one chunk, already in hand, so the worker never fetches
+  vm.runInContext("meta = { chunk: " + docs.length + ", tags: [], venues: [], papers: [] }; loaded[0] = [];", context);
+  docs.forEach((d) => { context.meta.papers.push([[], -1, d.year]); context.loaded[0].push(d); });
+}
+
+/** Text with its highlighted ranges in [brackets]. */
+function bracketed(text, marks) {
+  let out = "", at = 0;
+  for (const [from, to] of marks) { out += text.slice(at, from) + "[" + text.slice(from, to) + "]"; at = to; }
+  return out + text.slice(at);
+}
+
+async function answer(q) {
   const ranked = context.rank(DigestQuery.parseQuery(q));
   const searched = context.searched(q, ranked.plan, []);
-  return { refs: ranked.results.map((r) => Number(r.ref)),
+  const reply = { refs: ranked.results.map((r) => Number(r.ref)),
     searched: searched && searched.map((s) => (s.corrected ? "*" + s.text + "*" : s.text)).join("") };
-})));
+  if (docs) {
+    const full = await context.search({ id: 0, q: q, limit: docs.length });
+    reply.found = full.results.map((r) => Number(r.ref));
+    reply.shown = full.results.map((r) => ({ title: bracketed(r.title, r.titleMarks), snippet: bracketed(r.snippet, r.snippetMarks) }));
+  }
+  return reply;
+}
+
+(async () => {
+  const replies = [];
+  for (const q of queries) { replies.push(await answer(q)); }
+  process.stdout.write(JSON.stringify(replies));
+})().catch((e) => { console.error(e); process.exit(1); });

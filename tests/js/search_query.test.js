@@ -2,7 +2,8 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { parseQuery, words, fold, edits, distance } = require("../../static/search-query.js");
+const { parseQuery, words, fold, edits, distance, grams, pieces, isCJK } = require("../../static/search-query.js");
+const CJK_VECTORS = require("./cjk_vectors.json");
 
 const clause = (w, extra) => Object.assign({ words: w, fields: null, presence: "any", phrase: false }, extra);
 
@@ -70,4 +71,34 @@ test("distance counts a swap of neighbours as one edit, and stops past the limit
   assert.equal(distance("retreival", "retrieval", 2), 1);
   assert.equal(distance("hamilotnain", "hamiltonian", 2), 2);
   assert.equal(distance("graph", "network", 2), 3);
+});
+
+test("a run of CJK characters is a word apart from the letters it touches", () => {
+  assert.deepEqual(words("LLM的知识蒸馏方法 GPT-4在MMLU"), ["llm", "的知识蒸馏方法", "gpt", "4", "在", "mmlu"]);
+  assert.ok(isCJK("知识") && isCJK("トランス") && !isCJK("한국어") && !isCJK("llm"));
+});
+
+test("a CJK run is cut into overlapping bigrams, one character kept whole", () => {
+  assert.deepEqual(grams("知识蒸馏"), ["知识", "识蒸", "蒸馏"]);
+  assert.deepEqual(grams("的"), ["的"]);
+  assert.deepEqual(grams("\u{20000}\u{20001}\u{20002}"), ["\u{20000}\u{20001}", "\u{20001}\u{20002}"]);
+});
+
+test("pieces say where each term stands, a bigram beyond the BMP too", () => {
+  assert.deepEqual(pieces("a\u{20BB7}野家").map((p) => [p.text, p.start, p.end]),
+    [["a", 0, 1], ["\u{20BB7}野", 1, 4], ["野家", 3, 5]]);
+});
+
+test("the shared vectors are cut as the build cuts them (generator/search/terms.py)", () => {
+  for (const row of CJK_VECTORS) {
+    assert.deepEqual(pieces(row.text).map((p) => p.text.toLowerCase()), row.terms, row.text);
+    assert.deepEqual(words(row.text).flatMap((w) => (isCJK(w) ? grams(fold(w)) : [fold(w)])), row.names, row.text);
+  }
+});
+
+test("LLM的 is two words, not a phrase; a quoted Chinese word is a phrase of its bigrams", () => {
+  assert.deepEqual(parseQuery("LLM的知识蒸馏 ").clauses, [clause(["llm", "的知识蒸馏"])]);
+  assert.deepEqual(parseQuery('"知识蒸馏"').clauses, [clause(["知识蒸馏"], { phrase: true })]);
+  assert.deepEqual(parseQuery('"的"').clauses, [clause(["的"])]);
+  assert.deepEqual(parseQuery("tag:知识蒸馏").clauses, [clause(["知识蒸馏"], { fields: ["tags"] })]);
 });
