@@ -85,7 +85,14 @@ def page_jobs_with_cards(site: Site, used: Theme | None = None) -> list:
     from generator.outputs.pages import card_inputs, page_jobs, render_card
     used = used or theme()
     cards = [render_card(used.templates, *inputs) for inputs in card_inputs(site)]
-    return page_jobs(site, used, cards)
+    return page_jobs(site, used, cards, related_of(site.papers))
+
+
+def related_of(papers) -> dict[str, tuple[str, ...]]:
+    """related_papers() of papers, their search terms made as the build makes them."""
+    from generator.search.related import related_papers
+    from generator.search.terms import paper_terms
+    return related_papers(papers, [paper_terms(paper) for paper in papers])
 
 
 def pages_of(site: Site) -> dict[str, str]:

@@ -2,8 +2,9 @@ import random
 
 import pytest
 
-from factories import make_paper
-from generator.model.related import RELATED, paper_words, related_papers
+from factories import make_paper, related_of
+from generator.search.related import RELATED, paper_words
+from generator.search.terms import paper_terms
 
 
 def paper(slug, abstract, tags=(), title="A Paper"):
@@ -21,7 +22,7 @@ def crafted():
 
 
 def test_related_papers_share_words_and_tags_most_related_first():
-    assert related_papers(crafted()) == {
+    assert related_of(crafted()) == {
         "diffusion": ("score",), "score": ("diffusion",),
         "graphs": ("molecules",), "molecules": ("graphs", "proteins"),
         "proteins": ("molecules",), "alone": ()}
@@ -29,13 +30,13 @@ def test_related_papers_share_words_and_tags_most_related_first():
 
 def test_a_paper_is_never_its_own_related_paper_and_has_at_most_five():
     papers = [paper(f"p{n}", "Sparse attention kernels.", tags=["efficiency"]) for n in range(9)]
-    related = related_papers(papers)
+    related = related_of(papers)
     assert all(slug not in found and len(found) == RELATED for slug, found in related.items())
 
 
 def test_equally_related_papers_go_by_slug():
     papers = [paper(slug, "Sparse attention kernels.") for slug in ("c", "e", "a", "d", "b", "f", "g")]
-    assert related_papers(papers)["d"] == ("a", "b", "c", "e", "f")
+    assert related_of(papers)["d"] == ("a", "b", "c", "e", "f")
 
 
 def test_related_papers_are_the_same_whatever_order_the_papers_come_in():
@@ -44,34 +45,34 @@ def test_related_papers_are_the_same_whatever_order_the_papers_come_in():
         for n in range(30)]
     shuffled = papers[:]
     random.Random(7).shuffle(shuffled)
-    assert related_papers(papers) == related_papers(shuffled)
+    assert related_of(papers) == related_of(shuffled)
 
 
 def test_stop_words_short_words_and_numbers_relate_nothing():
     papers = [paper("a", "We propose a novel method with the 2025 results of it."),
               paper("b", "We propose a novel method with the 2025 results of it.", title="Other")]
-    assert related_papers(papers) == {"a": (), "b": ()}
+    assert related_of(papers) == {"a": (), "b": ()}
 
 
 def test_a_shared_tag_alone_relates_two_papers():
     papers = [paper("a", "Quokkas.", tags=["marsupials"]), paper("b", "Wombats.", tags=["marsupials"])]
-    assert related_papers(papers) == {"a": ("b",), "b": ("a",)}
+    assert related_of(papers) == {"a": ("b",), "b": ("a",)}
 
 
-def test_paper_words_count_the_title_the_abstract_and_each_tag():
-    words = paper_words(paper("a", "Graphs, graphs!", tags=["gnn"], title="On Graphs"))
-    assert words["graphs"] == 3 and words["#gnn"] == 3 and words["on"] == 1
+def test_paper_words_count_the_search_terms_of_the_title_and_abstract_and_each_tag():
+    one = paper("a", "Graphs, graphs! We propose 2 novel graphs.", tags=["gnn"], title="On Graphs")
+    assert paper_words(one, paper_terms(one)) == {"graph": 4, "#gnn": 3}
 
 
 @pytest.mark.parametrize("papers", [[], [paper("a", "Only one.")]])
 def test_a_digest_of_one_paper_or_none_relates_nothing(papers):
-    assert related_papers(papers) == {p.slug: () for p in papers}
+    assert related_of(papers) == {p.slug: () for p in papers}
 
 
 def test_a_term_in_too_many_papers_relates_none_of_them():
     papers = [paper(f"p{n:02d}", "Attention everywhere.") for n in range(30)]
     papers += [paper("q1", "Attention to quokkas."), paper("q2", "Quokkas, attention.")]
-    related = related_papers(papers)
+    related = related_of(papers)
     assert related["q1"] == ("q2",) and related["p00"] == ()
 
 
@@ -79,6 +80,6 @@ def test_scoring_in_small_blocks_gives_the_same_related_papers(monkeypatch):
     papers = [paper(f"p{n}", " ".join(random.Random(n).choices(
         ["graphs", "diffusion", "images", "kernels", "proteins", "attention", "quokkas"], k=5)),
         tags=random.Random(n).sample(["a", "b", "c", "d"], 1)) for n in range(40)]
-    whole = related_papers(papers)
-    monkeypatch.setattr("generator.model.related.PAIRS_PER_BLOCK", 7)
-    assert related_papers(papers) == whole and any(whole.values())
+    whole = related_of(papers)
+    monkeypatch.setattr("generator.search.related.PAIRS_PER_BLOCK", 7)
+    assert related_of(papers) == whole and any(whole.values())

@@ -24,6 +24,7 @@ from ..outputs.feeds import feed_jobs
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
+from ..search.related import related_papers
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import make_files
@@ -91,8 +92,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
+        related = related_papers(site.papers, terms)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
-        jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site)
+        jobs = (page_jobs(site, theme, cards, related) + feed_jobs(site) + bib_jobs(site)
                 + csl_jobs(site) + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)

@@ -156,8 +156,6 @@ class Site:
     """BibTeX citation key of every paper, by slug: stable and unique."""
     authors: tuple[AuthorGroup, ...] = ()
     """By slug, which sorts names as written, accents aside."""
-    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """Every paper's related papers (model.related), by slug, most related first."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Assembling the site: papers in reading order, tags and authors grouped, citation keys,
-related papers, one 'updated' time."""
+one 'updated' time."""
 
 from __future__ import annotations
 
@@ -9,18 +9,16 @@ from typing import Iterable, Mapping
 
 from .citation import assign_keys
 from .errors import BuildFailed, ContentError
-from .related import related_papers
 from .records import AuthorGroup, Paper, Site, SiteConfig, Tag, TagGroup
 from .slugs import author_slug
 
 
 def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
     """The papers in reading order (see reading_order), grouped by tag and by author, with
-    citation keys and related papers."""
+    citation keys."""
     ordered = reading_order(papers)
     return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
-                cite_keys=assign_keys(ordered), authors=group_by_author(ordered),
-                related=related_papers(ordered))
+                cite_keys=assign_keys(ordered), authors=group_by_author(ordered))
 
 
 def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:

@@ -7,7 +7,7 @@ by what they are made from."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import jinja2
 from markupsafe import Markup
@@ -70,9 +70,11 @@ def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words
     return environment(templates).get_template(CARD).render(card=card)
 
 
-def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
+def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
+              related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
     """Every HTML page of the site, each made from its template and what it shows; `cards`
-    are the papers' render_card(), in the site's order, for the lists of papers."""
+    are the papers' render_card(), in the site's order, for the lists of papers; `related`
+    each paper's related papers by slug (search.related)."""
     urls, config = Urls(site.config.base_url), site.config
     card_of = {paper.slug: card for paper, card in zip(site.papers, cards)}
     common = _common(site, urls, asset_urls(theme.assets, urls))
@@ -86,7 +88,7 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str]) -> list[FileJob]:
                          card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
                      (common, config, p, site.cite_keys[p.slug], threads), theme.templates)
-             for p, threads in zip(site.papers, threads_contexts(site, urls))]
+             for p, threads in zip(site.papers, threads_contexts(site, urls, related))]
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
                              g.papers, card_of, common, site, theme)
@@ -205,12 +207,13 @@ def home_context(site: Site, urls: Urls) -> dict[str, Any]:
     return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags)}
 
 
-def threads_contexts(site: Site, urls: Urls) -> list[dict[str, Any]]:
+def threads_contexts(site: Site, urls: Urls,
+                     related: Mapping[str, tuple[str, ...]]) -> list[dict[str, Any]]:
     """What each paper's page shows of other papers, in the site's order: its related papers,
     and the newer and older papers beside it in reading order (none past either end)."""
     by_slug = {paper.slug: paper for paper in site.papers}
     papers = site.papers
-    return [{"related": [paper_link(by_slug[slug], urls) for slug in site.related.get(p.slug, ())],
+    return [{"related": [paper_link(by_slug[slug], urls) for slug in related.get(p.slug, ())],
              "newer": paper_link(papers[n - 1], urls) if n > 0 else None,
              "older": paper_link(papers[n + 1], urls) if n + 1 < len(papers) else None}
             for n, p in enumerate(papers)]

@@ -1,24 +1,24 @@
-"""Related papers: for each paper, the few others that share most of its telling words and tags.
+"""Related papers: for each paper, the few others that share most of its telling terms and tags.
 
-A paper is a vector of TF-IDF weights over the words of its title and abstract (stop words
-left out, a plural folded onto its singular) and its tags, each tag counted as a word written
-TAG_REPEATS times; two papers are as related as the cosine of their vectors. A word or tag in
-more than COMMON_SHARE of the papers (and more than COMMON_FLOOR) tells little and would pair
-nearly every paper with every other, so it is left out, as a stop word is. Each paper is
-matched by its TERMS_MATCHED heaviest terms through an inverted index in numpy: the work grows
-with the pairs of papers that share such a term, not with the square of the digest.
+A paper is a vector of TF-IDF weights over the search terms of its title and abstract (the
+index's own: lunr's stemmer and stop words, Chinese as bigrams; see terms.py), less the words
+every abstract uses, and its tags, each tag counted as a term written TAG_REPEATS times; two
+papers are as related as the cosine of their vectors. A term or tag in more than COMMON_SHARE
+of the papers (and more than COMMON_FLOOR) tells little and would pair nearly every paper with
+every other, so it is left out, as a stop word is. Each paper is matched by its TERMS_MATCHED
+heaviest terms through an inverted index in numpy: the work grows with the pairs of papers
+that share such a term, not with the square of the digest.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-from collections import Counter
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from .records import Paper
+from ..model.records import Paper
+from .terms import FIELDS, FieldTerms, term
 
 RELATED = 5
 """Related papers shown on a paper's page, at most."""
@@ -33,7 +33,7 @@ weight, and the rest would multiply the pairs to sum for little."""
 PAIRS_PER_BLOCK = 4_000_000
 """Pairs of (paper, paper sharing a term) summed at once: bounds the memory the scoring takes."""
 
-STOP_WORDS = frozenset("""
+BOILERPLATE = frozenset(filter(None, map(term, """
 a about above after again against all also although among an and any are as at be because
 been before being below between both but by can could did do does doing done down during each
 either et etc few for from further had has have having here how however i if in into is it its
@@ -46,18 +46,20 @@ paper papers propose proposed proposes present presents presented show shows sho
 studies approach approaches method methods result results work works novel new based
 demonstrate demonstrates experiment experiments existing well often first across achieve
 achieves provide provides introduce introduces further different significant significantly
-""".split())
-"""English function words and the phrases every abstract uses ('we propose a novel method')."""
+""".split())))
+"""English function words (lunr's stop words leave some in) and the words every abstract uses
+('we propose a novel method'), as the terms they index as."""
+_FIELD = {name: number for number, (name, _) in enumerate(FIELDS)}
 
-_WORD = re.compile(r"\w+")
 
-
-def related_papers(papers: Iterable[Paper], limit: int = RELATED) -> dict[str, tuple[str, ...]]:
-    """Up to `limit` related papers of each paper, by slug, most related first; ties go to the
-    smaller slug. A paper that shares no telling word or tag with any other has none."""
-    ordered = sorted(papers, key=lambda paper: paper.slug)
-    slugs = [paper.slug for paper in ordered]
-    docs, terms, weights = _weights([paper_words(paper) for paper in ordered])
+def related_papers(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ...]],
+                   limit: int = RELATED) -> dict[str, tuple[str, ...]]:
+    """Up to `limit` related papers of each of `papers`, by slug, most related first; ties go
+    to the smaller slug. `terms` are the papers' paper_terms(), in the same order. A paper that
+    shares no telling term or tag with any other has none."""
+    ordered = sorted(zip(papers, terms), key=lambda pair: pair[0].slug)
+    slugs = [paper.slug for paper, _ in ordered]
+    docs, terms, weights = _weights([paper_words(paper, fields) for paper, fields in ordered])
     if not len(docs):
         return {slug: () for slug in slugs}
     found: dict[str, tuple[str, ...]] = {}
@@ -73,27 +75,23 @@ def related_papers(papers: Iterable[Paper], limit: int = RELATED) -> dict[str, t
     return {slug: found.get(slug, ()) for slug in slugs}
 
 
-def paper_words(paper: Paper) -> Counter[str]:
-    """The lowercased words of a paper's title and abstract and its tags ('#slug', which no
-    word can be, counted TAG_REPEATS times), each counted; _term() says what each counts as."""
-    counts = Counter(_WORD.findall(f"{paper.title_text} {paper.abstract_text}".lower()))
+def paper_words(paper: Paper, fields: tuple[FieldTerms, ...]) -> dict[str, int]:
+    """The terms of a paper's title and abstract (its paper_terms() `fields`), less the words
+    every abstract uses, and its tags ('#slug', which no term can be, counted TAG_REPEATS
+    times), each counted."""
+    words, numbers = fields[_FIELD["abstract"]]
+    counts = dict(zip(words.split(), numbers))
+    words, numbers = fields[_FIELD["title"]]
+    for word, number in zip(words.split(), numbers):
+        counts[word] = counts.get(word, 0) + number
+    for word in [word for word in counts if word in BOILERPLATE or word.isdigit()]:
+        del counts[word]
     for tag in paper.tags:
-        counts[f"#{tag.slug}"] += TAG_REPEATS
+        counts[f"#{tag.slug}"] = counts.get(f"#{tag.slug}", 0) + TAG_REPEATS
     return counts
 
 
-def _term(word: str) -> str:
-    """The term a word of paper_words() counts as: '' for a stop word, a word under three
-    letters or one not starting with a letter (a number); a plural folded onto its singular (a
-    light touch, not a stemmer: 'networks' meets 'network', 'loss' stays itself); a tag as is."""
-    if word.startswith("#"):
-        return word
-    if len(word) < 3 or not word[0].isalpha() or "_" in word or word in STOP_WORDS:
-        return ""
-    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _weights(counted: Sequence[Counter[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _weights(counted: Sequence[dict[str, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(paper, term, weight) of the terms each paper is matched by, paper by paper: TF-IDF
     weights, each paper's vector of unit length, its TERMS_MATCHED heaviest shared terms."""
     docs, terms, tf = _term_counts(counted)
@@ -110,23 +108,17 @@ def _weights(counted: Sequence[Counter[str]]) -> tuple[np.ndarray, np.ndarray, n
     return docs[heaviest], dense.astype(np.int64), weight[heaviest]
 
 
-def _term_counts(counted: Sequence[Counter[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _term_counts(counted: Sequence[dict[str, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(paper, term, count) of every term of every paper, paper by paper, then by term."""
-    words = sorted(set().union(*counted))
-    term_of = [_term(word) for word in words]
-    term_ids = {term: n for n, term in enumerate(sorted(set(term_of) - {""}))}
-    word_ids = {word: term_ids.get(term, -1) for word, term in zip(words, term_of)}
-    # why: chained maps keep the loops over the ~100 words of every paper in C
-    ids = np.fromiter(itertools.chain.from_iterable(map(word_ids.__getitem__, counts)
+    term_ids = {word: n for n, word in enumerate(sorted(set().union(*counted)))}
+    # why: chained maps keep the loops over the ~100 terms of every paper in C
+    ids = np.fromiter(itertools.chain.from_iterable(map(term_ids.__getitem__, counts)
                                                     for counts in counted), dtype=np.int64)
     counts = np.fromiter(itertools.chain.from_iterable(c.values() for c in counted),
                          dtype=np.float64)
     docs = np.repeat(np.arange(len(counted), dtype=np.int64), [len(c) for c in counted])
-    kept = ids >= 0
-    # why: two words of a paper may be one term ('network', 'networks'): their counts add up
-    keys, where = np.unique(docs[kept] * max(1, len(term_ids)) + ids[kept], return_inverse=True)
-    return (keys // max(1, len(term_ids)), keys % max(1, len(term_ids)),
-            np.bincount(where, counts[kept], minlength=len(keys)))
+    order = np.lexsort((ids, docs))
+    return docs[order], ids[order], counts[order]
 
 
 def _heaviest(docs: np.ndarray, weights: np.ndarray, count: int) -> np.ndarray:
