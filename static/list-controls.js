@@ -167,12 +167,25 @@
   sortSelect.addEventListener("change", () => {
     go({ ...readState(), sort: sortSelect.value, page: 1 });
   });
-  tagSelect.addEventListener("change", () => {
+  function addTag() {
     const tag = tagSelect.value;
     tagSelect.value = "";
     const state = readState();
     if (tag && !state.tags.includes(tag)) { go({ ...state, tags: [...state.tags, tag], page: 1 }); }
+  }
+  // why: arrow keys on a closed select change its value as they pass each option; adding every
+  // tag passed would be a trap, so the keyboard adds with Enter or the Add button, and a
+  // choice made with the pointer in the open list adds at once.
+  let pointer = false;
+  tagSelect.addEventListener("pointerdown", () => { pointer = true; });
+  tagSelect.addEventListener("keydown", (event) => {
+    pointer = false;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      addTag();
+    }
   });
+  tagSelect.addEventListener("change", () => { if (pointer) { addTag(); } });
   chips.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-tag]");
     if (!button) { return; }
@@ -186,7 +199,10 @@
     event.preventDefault();
     go({ ...readState(), page: Number(a.dataset.page) }, true);
   });
-  form.addEventListener("submit", (event) => { event.preventDefault(); });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    addTag();
+  });
   window.addEventListener("popstate", () => { show(readState()); });
 
   form.hidden = false;
