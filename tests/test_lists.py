@@ -79,3 +79,12 @@ def test_list_json_has_what_a_row_shows_and_each_papers_citation_key():
                      "more": 0, "venue": "NeurIPS 2024", "presentation": "", "added": "2025-03-01",
                      "added_human": "1 Mar 2025", "tags": ["llm"], "draft": False}
     assert data["orders"]["title"] == [1, 0, 2]
+
+
+def test_list_json_carries_a_hostile_title_as_escaped_html_only():
+    # why: rows drawn by script set the title as HTML (it may hold MathML), so it must be the
+    # build's escaped HTML, never the curator's text
+    site = make_site([make_paper("x", title="<img src=x onerror=alert(1)> & $x^2$")])
+    entry = json.loads(list_jobs(site)[0].made().data)["papers"][0]
+    assert "<img" not in entry["title"] and "&lt;img src=x onerror=alert(1)&gt; &amp;" in entry["title"]
+    assert entry["text"].startswith("<img src=x onerror=alert(1)> & ")
