@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import sitecheck
+from factories import paper_source, write_content
 from sitecheck import BASE_URL
 
 VNU_TIMEOUT = 300
@@ -20,6 +21,17 @@ GOLDEN_SITE = Path(__file__).parent / "golden/site"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     return sitecheck.build(tmp_path_factory.mktemp("vnu") / "site", BASE_URL)
+
+
+@pytest.fixture(scope="module")
+def paginated(tmp_path_factory) -> Path:
+    """A digest of a few papers, two to a page: numbered page links on every page."""
+    root = tmp_path_factory.mktemp("paginated")
+    papers = {f"p{n}": paper_source(title=f"Paper {n}", date=f"2025-01-{n + 1:02d}", tags=["llm"])
+              for n in range(9)}
+    site_yaml = "title: Paginated\nbase_url: https://example.org/p/\npage_size: 2\n"
+    return sitecheck.build(root / "site", "https://example.org/p/",
+                           write_content(root, papers, site_yaml))
 
 
 def _vnu_messages(pages: list[Path]) -> list[dict]:
@@ -46,14 +58,17 @@ def _where(message: dict, site: Path) -> str:
     return f"{shown}:{line}"
 
 
-def test_every_page_is_valid_html(site):
+def test_every_page_is_valid_html(site, paginated):
     # why: the golden site switches on what the real digest leaves off (citation_* tags, a
-    # Twitter account), so that markup is validated too.
-    pages = sitecheck.html_pages(site) + sitecheck.html_pages(GOLDEN_SITE)
+    # Twitter account), so that markup is validated too; a paginated digest, page links.
+    pages = (sitecheck.html_pages(site) + sitecheck.html_pages(GOLDEN_SITE)
+             + [p for p in sitecheck.html_pages(paginated) if "papers" not in p.parts])
     assert len(pages) > 50, f"only {len(pages)} pages built"
     checked = "".join(page.read_text(encoding="utf-8") for page in pages)
     for markup in ('data-copy-target="bibtex-entry"', "copy-text.js", "application/ld+json",
-                   'name="citation_title"', 'property="og:title"'):
+                   'name="citation_title"', 'property="og:title"', 'data-save=', 'aria-pressed',
+                   'id="list-controls"', 'id="saved-needs-script"', 'aria-current="page"',
+                   '<details class="card-more">'):
         assert markup in checked, f"no validated page has {markup}"
     messages = _vnu_messages(pages)
     errors = [m for m in messages if m.get("type") in ("error", "non-document-error")]

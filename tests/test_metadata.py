@@ -46,8 +46,9 @@ def test_hostile_title_stays_inside_the_json_ld_and_reads_back_exactly():
     page = pages_of(make_site([paper]))["papers/x/index.html"]
     parser = Scripts()
     parser.feed(page)
-    # the JSON-LD and the search manifest: the hostile title opened no other script
-    assert sorted(kind for kind, _ in parser.scripts) == ["application/json", "application/ld+json"]
+    # the JSON-LD and the search and reading manifests: the hostile title opened no other script
+    assert sorted(kind for kind, _ in parser.scripts) == ["application/json", "application/json",
+                                                          "application/ld+json"]
     [text] = [text for kind, text in parser.scripts if kind == "application/ld+json"]
     data = json.loads(text)
     # why: the title is read as LaTeX ('--' is an en dash), the abstract's text is given as is

@@ -1,4 +1,5 @@
 import datetime as dt
+import json
 import pickle
 import re
 import shutil
@@ -20,7 +21,8 @@ def test_page_jobs_make_home_paper_tag_search_and_404_pages():
     site = make_site([make_paper("x", tags=["llm"])])
     assert sorted(pages_of(site)) == ["404.html", "authors/ada-lovelace/index.html",
                                       "authors/index.html", "index.html", "papers/x/index.html",
-                                      "search/index.html", "tags/index.html", "tags/llm/index.html"]
+                                      "saved/index.html", "search/index.html", "tags/index.html",
+                                      "tags/llm/index.html"]
 
 
 def test_paper_page_shows_every_field():
@@ -124,7 +126,7 @@ def test_each_page_shows_its_papers_in_order_with_previous_and_next_links():
     assert ">Paper 4<" in last
     assert 'rel="next" href="/digest/page/2/"' in first and 'rel="prev"' not in first
     assert 'rel="prev" href="/digest/"' in middle and 'rel="next" href="/digest/page/3/"' in middle
-    assert 'rel="next"' not in last and "Page 3 of 3" in last
+    assert 'rel="next"' not in last and '<a href="/digest/page/3/" aria-current="page">3</a>' in last
     assert "<title>Papers, page 2 · Test Digest</title>" in middle
     assert 'rel="prev" href="/digest/tags/llm/"' in pages["tags/llm/page/2/index.html"]
 
@@ -326,3 +328,63 @@ def test_a_paper_page_has_a_copy_link_button_hidden_without_javascript():
     assert ('data-copy-target="permalink" data-copy-status="permalink-status" hidden>Copy link'
             '</button>') in page
     assert '<span id="permalink-status" class="meta" role="status" aria-live="polite">' in page
+
+
+def test_a_row_names_short_authors_labels_the_added_date_and_folds_the_abstract():
+    paper = make_paper("x", title="Exact", authors=("Ada Lovelace", "B C", "D E", "F G"),
+                       venue="ICLR 2025", presentation="oral", tldr="Short.",
+                       abstract_html="<p>With <math><mi>x</mi></math>.</p>",
+                       date=dt.date(2026, 11, 29), tags=["llm"])
+    home = pages_of(make_site([paper]))["index.html"]
+    assert '<article class="card" data-paper="x" data-added="2026-11-29">' in home
+    assert ('<a href="/digest/authors/ada-lovelace/">A. Lovelace</a>, '
+            '<a href="/digest/authors/b-c/">B. C</a> +2<span class="visually-hidden"> more</span>') in home
+    assert 'added <time datetime="2026-11-29">29 Nov 2026</time>' in home
+    assert '<span class="badge">oral</span>' in home
+    folded = home[home.index('<details class="card-more">'):home.index("</details>")]
+    assert "<summary>Abstract" in folded and "<p>With <math><mi>x</mi></math>.</p>" in folded
+    assert "Short." in folded and '<a href="/digest/authors/d-e/">D E</a>' in folded
+
+
+def test_save_buttons_and_list_controls_are_hidden_until_a_script_shows_them():
+    pages = pages_of(make_site([make_paper("x", tags=["llm"])]))
+    assert ('<button type="button" class="save-toggle" data-save="x" aria-pressed="false" hidden>'
+            in pages["index.html"])
+    assert 'data-save="x" aria-pressed="false" hidden>Save</button>' in pages["papers/x/index.html"]
+    assert re.search(r'<form id="list-controls" [^>]*hidden>', pages["index.html"])
+    assert '<option value="llm" data-name="llm">llm (1)</option>' in pages["index.html"]
+    assert re.search(f'<script src="/digest/assets/list-controls.js{ASSET_VERSION}" defer>',
+                     pages["index.html"])
+    for page in pages.values():
+        assert re.search(f'<script src="/digest/assets/reading.js{ASSET_VERSION}" defer>', page)
+
+
+def test_every_page_tells_the_reading_scripts_where_the_sites_files_are():
+    page = pages_of(make_site([make_paper("x")]))["tags/index.html"]
+    config = json.loads(re.search(r'<script type="application/json" id="reading-config">(.*?)</script>',
+                                  page).group(1))
+    assert config == {"home": "/digest/", "saved": "/digest/saved/", "list": "/digest/list.json",
+                      "bib": "/digest/all.bib", "csl": "/digest/papers.json",
+                      "docs": "/digest/search/docs/", "docs_chunk": 25, "page_size": 50,
+                      "store": "paper-digest:/digest/"}
+
+
+def test_saved_page_says_it_needs_javascript_and_is_not_indexed():
+    page = pages_of(make_site([make_paper("x")]))["saved/index.html"]
+    assert 'id="saved-needs-script"' in page and "needs JavaScript" in page
+    assert '<div id="saved-tools" hidden>' in page
+    assert '<meta name="robots" content="noindex">' in page
+    assert 'href="/digest/saved/"' in page
+
+
+def test_long_lists_number_their_pages_and_mark_the_current_one():
+    papers = [make_paper(f"p{i}", title=f"Paper {i}", date=dt.date(2025, 1, 1) + dt.timedelta(i))
+              for i in range(30)]
+    pages = pages_of(make_site(papers, page_size=2))
+    middle = pages["page/6/index.html"]
+    nav = middle[middle.index('<nav class="pagination"'):]
+    nav = nav[:nav.index("</nav>")]
+    assert 'aria-label="Pages"' in nav
+    assert re.findall(r">(\d+|…)</", nav) == ["1", "…", "4", "5", "6", "7", "8", "…", "15"]
+    assert '<a href="/digest/page/6/" aria-current="page">6</a>' in nav
+    assert '<a href="/digest/">1</a>' in nav and nav.count("aria-current") == 1

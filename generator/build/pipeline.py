@@ -21,6 +21,7 @@ from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
 from ..outputs.feeds import feed_jobs
+from ..outputs.lists import list_jobs
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
@@ -95,7 +96,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         related = related_papers(site.papers, terms)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
         jobs = (page_jobs(site, theme, cards, related) + feed_jobs(site) + bib_jobs(site)
-                + csl_jobs(site) + crawler_jobs(site) + search_jobs(site, terms))
+                + csl_jobs(site) + list_jobs(site) + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)
         report = write_site(itertools.chain(theme.assets, files), options.out)

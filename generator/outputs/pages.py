@@ -19,6 +19,7 @@ from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
 from .bibtex import bibtex_entry
+from .lists import page_links, short_authors, short_date
 from .metadata import page_meta, script_json
 
 CARD = "_partials/paper_card.html"
@@ -83,6 +84,7 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
                 (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
                 (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls)),
                 (paths.SEARCH, "search.html", search_context(urls)),
+                (paths.SAVED, "saved.html", saved_context(urls)),
                 (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
                          card_of, common, site, theme)
@@ -108,7 +110,7 @@ def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers
     count, jobs = len(files), []
     for n, path in enumerate(files, start=1):
         title = context["page_title"] or "Papers"
-        pagination = {"page": n, "pages": count,
+        pagination = {"page": n, "pages": count, "links": page_links(n, files, urls),
                       "prev": urls.path(files[n - 2]) if n > 1 else "",
                       "next": urls.path(files[n]) if n < count else ""}
         page = {**context, "total": len(papers), "pagination": pagination,
@@ -153,12 +155,13 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                  "updated": site.updated.date().isoformat(),
                  "paper_count": len(site.papers)},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
-                "authors": urls.path(paths.AUTHORS_INDEX),
+                "authors": urls.path(paths.AUTHORS_INDEX), "saved": urls.path(paths.SAVED),
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
                 "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
         "search_config": script_json(search_config(urls, asset_urls)),
+        "reading_config": script_json(reading_config(urls, config.page_size)),
         "hide_header_search": False,
     }
 
@@ -175,17 +178,31 @@ def search_config(urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
             "docs": urls.path(paths.SEARCH_DOCS)}
 
 
+def reading_config(urls: Urls, page_size: int) -> dict[str, Any]:
+    """What the reader's scripts (saving, new badges, sorting and filtering) read from the page:
+    the files they fetch from this site, and the name their browser storage is kept under."""
+    return {"home": urls.path(paths.HOME), "saved": urls.path(paths.SAVED),
+            "list": urls.path(paths.LIST_DATA), "bib": urls.path(paths.ALL_BIB),
+            "csl": urls.path(paths.PAPERS_JSON), "docs": urls.path(paths.SEARCH_DOCS),
+            "docs_chunk": paths.SEARCH_DOCS_CHUNK, "page_size": page_size,
+            "store": "paper-digest:" + urls.base_path}
+
+
 def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
-    """What a list of papers shows for one paper."""
+    """What a list of papers shows for one paper: a compact row, its abstract folded."""
     return {
-        "title": Markup(paper.title_html), "url": urls.path(paths.paper_file(paper.slug)),
-        "authors": author_links(paper.authors, urls), "venue": paper.venue,
+        "slug": paper.slug, "title": Markup(paper.title_html), "title_text": paper.title_text,
+        "url": urls.path(paths.paper_file(paper.slug)),
+        "authors": author_links(paper.authors, urls),
+        "short_authors": short_authors(paper.authors, urls), "venue": paper.venue,
         "presentation": paper.presentation,
         "date": paper.date.isoformat(), "date_human": human_date(paper.date),
+        "date_short": short_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
         "links": [{"label": l.label, "url": l.url, "kind": l.kind, "primary": l.kind == "pdf"}
                   for l in paper.links],
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
+        "tldr": paper.tldr, "abstract_html": Markup(paper.abstract_html),
         "draft": paper.draft,
     }
 
@@ -203,8 +220,11 @@ def author_links(names: tuple[str, ...], urls: Urls) -> list[dict[str, str]]:
 
 
 def home_context(site: Site, urls: Urls) -> dict[str, Any]:
-    """The home page: every paper, newest first (cards and pages added by listing_pages)."""
-    return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags)}
+    """The home page: every paper, newest first (cards and pages added by listing_pages), and
+    the tags its filter offers, with their paper counts."""
+    return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags),
+            "filter_tags": [{"slug": g.tag.slug, "name": g.tag.name, "count": len(g.papers)}
+                            for g in site.tags]}
 
 
 def threads_contexts(site: Site, urls: Urls,
@@ -289,6 +309,12 @@ def search_context(urls: Urls) -> dict[str, Any]:
     """The search page; results and facets are drawn by search-page.js from the prebuilt index."""
     return {"page_title": "Search", "description": "Search titles, authors, tags and abstracts",
             "hide_header_search": True}
+
+
+def saved_context(urls: Urls) -> dict[str, Any]:
+    """The reader's saved papers; saved-page.js draws them from the browser's storage."""
+    return {"page_title": "Saved papers",
+            "description": "Papers you saved, kept in your browser, to export as BibTeX or CSL-JSON"}
 
 
 def not_found_context(urls: Urls) -> dict[str, Any]:

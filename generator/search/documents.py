@@ -10,7 +10,7 @@ from ..model.records import FileJob, Paper, Site
 from ..model.urls import Urls
 
 
-DOC_CHUNK = 25
+DOC_CHUNK = paths.SEARCH_DOCS_CHUNK
 """Papers per document-store file: a page of results fetches a few small files, not all."""
 
 

@@ -1,0 +1,108 @@
+"""Lists of papers as readers scan them: short author lines, short dates, numbered page links,
+and list.json, the data the browser sorts, filters and saves papers from."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from ..model import urls as paths
+from ..model.records import FileJob, Paper, Site
+from ..model.slugs import author_slug
+from ..model.urls import Urls
+from .csljson import csl_name
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+AUTHORS_SHOWN = 3
+"""A row names this many authors in full; a longer list shows one fewer and '+N'."""
+PAGE_WINDOW = 2
+"""Numbered page links: this many on each side of the current page, besides the first and last."""
+
+
+def short_date(day: dt.date) -> str:
+    """'29 Nov 2026', the same in every locale."""
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def short_name(name: str) -> str:
+    """'Ada Lovelace' -> 'A. Lovelace', 'Benjamin Van Durme' -> 'B. Van Durme'; a name of one
+    word (or in a script without spaces) is left whole."""
+    parts = csl_name(name)
+    if "family" not in parts or not parts["given"][:1].isalpha():
+        return " ".join(name.split())
+    return f"{parts['given'][0]}. {parts['family']}"
+
+
+def short_authors(names: tuple[str, ...], urls: Urls) -> dict[str, Any]:
+    """The authors a row names ('A. Lovelace', with their pages' URLs) and how many it leaves out."""
+    shown = names if len(names) <= AUTHORS_SHOWN else names[:AUTHORS_SHOWN - 1]
+    return {"names": [{"name": short_name(name), "url": _author_url(name, urls)} for name in shown],
+            "more": len(names) - len(shown)}
+
+
+def _author_url(name: str, urls: Urls) -> str:
+    slug = author_slug(name)
+    return urls.path(paths.author_file(slug)) if slug else ""
+
+
+def page_numbers(page: int, pages: int) -> list[int]:
+    """The page numbers a numbered pagination shows, 0 where it leaves a gap:
+    1 0 4 5 6 7 8 0 60 around page 6 of 60."""
+    near = range(max(1, page - PAGE_WINDOW), min(pages, page + PAGE_WINDOW) + 1)
+    shown = sorted({1, pages, *near})
+    numbers: list[int] = []
+    for n in shown:
+        if numbers and n - numbers[-1] == 2:
+            numbers.append(n - 1)  # why: a gap of one page is shorter as its number than as '…'
+        elif numbers and n - numbers[-1] > 2:
+            numbers.append(0)
+        numbers.append(n)
+    return numbers
+
+
+def page_links(page: int, files: list[str], urls: Urls) -> list[dict[str, Any]]:
+    """Numbered links to the pages of a list ('gap' where numbers are left out)."""
+    return [{"gap": True, "number": 0, "url": "", "current": False} if n == 0 else
+            {"gap": False, "number": n, "url": urls.path(files[n - 1]), "current": n == page}
+            for n in page_numbers(page, len(files))]
+
+
+def list_entry(paper: Paper, cite_key: str, urls: Urls) -> dict[str, Any]:
+    """What the browser needs of one paper to list, sort, filter and export it. The title is
+    the page's own escaped HTML (math as MathML), so a row drawn by script shows what a row
+    drawn by the build does."""
+    authors = short_authors(paper.authors, urls)
+    return {"slug": paper.slug, "key": cite_key, "title": paper.title_html,
+            "text": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
+            "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
+            "presentation": paper.presentation, "added": paper.date.isoformat(),
+            "added_human": short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
+            "draft": paper.draft}
+
+
+def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
+    """Each sort the home page offers, as positions in reading order: decided here, so the
+    browser needs no collation of its own. 'added' is reading order itself."""
+    by_position = list(enumerate(papers))
+    title = sorted(by_position, key=lambda item: (item[1].title_text.casefold(), item[1].slug))
+    venue = sorted(by_position, key=lambda item: (not item[1].venue, item[1].venue.casefold(),
+                                                  item[0]))
+    return {"added": list(range(len(papers))), "title": [n for n, _ in title],
+            "venue": [n for n, _ in venue]}
+
+
+def list_jobs(site: Site) -> list[FileJob]:
+    """list.json: every paper of the site, its tags and the sort orders."""
+    urls = Urls(site.config.base_url)
+    entries = tuple(list_entry(p, site.cite_keys[p.slug], urls) for p in site.papers)
+    tags = tuple({"slug": g.tag.slug, "name": g.tag.name, "url": urls.path(paths.tag_file(g.tag.slug))}
+                 for g in site.tags)
+    return [FileJob(paths.LIST_DATA, list_json, (entries, tags, list_orders(site.papers)))]
+
+
+def list_json(entries: tuple[dict[str, Any], ...], tags: tuple[dict[str, str], ...],
+              orders: dict[str, list[int]]) -> bytes:
+    """Compact, key-sorted UTF-8 JSON of the list: the same list always gives the same bytes."""
+    data = {"papers": list(entries), "tags": list(tags), "orders": orders}
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()

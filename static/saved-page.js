@@ -1,0 +1,148 @@
+/* The saved page: the papers this browser keeps, as rows, with their BibTeX and CSL-JSON to
+   download and a button to forget them all. The exports are cut from the site's own all.bib and
+   papers.json, so they are exactly what the digest publishes; the files are made in the page,
+   and nothing is sent anywhere. */
+(() => {
+  "use strict";
+  const reading = window.DigestReading;
+  const notice = document.getElementById("saved-needs-script");
+  if (!reading || !notice || !window.fetch) { return; }
+  const { config, saved, el } = reading;
+  if (!reading.storage.works()) {
+    notice.textContent = "Saving papers needs the browser's local storage, which this browser " +
+      "does not allow this site. Every paper is still in the list of papers, all.bib and papers.json.";
+    return;
+  }
+  const tools = document.getElementById("saved-tools");
+  const list = document.getElementById("saved-list");
+  const status = document.getElementById("saved-status");
+  const clearButton = document.getElementById("saved-clear");
+  const confirmBox = document.getElementById("saved-confirm");
+  const exports = [document.getElementById("saved-export-bib"), document.getElementById("saved-export-csl")];
+  notice.hidden = true;
+  tools.hidden = false;
+
+  function countText(count) {
+    return count === 1 ? "1 saved paper" : `${count} saved papers`;
+  }
+
+  function showCount() {
+    const count = saved.list().length;
+    status.textContent = count ? `${countText(count)}.` : "No saved papers yet: press Save on a paper to keep it here.";
+    exports.concat([clearButton]).forEach((button) => { button.disabled = count === 0; });
+  }
+
+  /** A saved paper the digest no longer has: its title as it was saved, and its button. */
+  function goneRow(item) {
+    const article = el("article", "card");
+    article.dataset.paper = item.slug;
+    article.append(el("h2", "card-title", item.title || item.slug));
+    const meta = el("p", "meta card-meta", "No longer in this digest. ");
+    const button = el("button", "save-toggle", "Save");
+    button.type = "button";
+    button.dataset.save = item.slug;
+    button.hidden = true;
+    meta.append(button);
+    article.append(meta);
+    return article;
+  }
+
+  async function draw() {
+    const items = saved.list();
+    showCount();
+    if (!items.length) {
+      list.replaceChildren();
+      return;
+    }
+    let data;
+    try {
+      data = await reading.loadList();
+    } catch (error) {
+      status.textContent = "The list of papers could not be loaded; try again later.";
+      return;
+    }
+    const refOf = new Map(data.papers.map((paper, ref) => [paper.slug, ref]));
+    const tagsBySlug = new Map(data.tags.map((tag) => [tag.slug, tag]));
+    list.replaceChildren(...items.map((item) => (refOf.has(item.slug)
+      ? reading.row(data.papers[refOf.get(item.slug)], refOf.get(item.slug), tagsBySlug)
+      : goneRow(item))));
+    reading.enliven(list);
+  }
+
+  /* ---- export: the saved papers' entries of the site's own files ------------------------ */
+  async function savedKeys() {
+    const data = await reading.loadList();
+    const slugs = new Set(saved.list().map((item) => item.slug));
+    return new Set(data.papers.filter((paper) => slugs.has(paper.slug)).map((paper) => paper.key));
+  }
+
+  async function fetchText(url) {
+    const response = await fetch(url);
+    if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }
+    return response.text();
+  }
+
+  /** all.bib's entries whose keys are in `keys`, in all.bib's order, as all.bib joins them. */
+  function bibEntries(text, keys) {
+    const entries = text.split(/\n(?=@)/).map((entry) => entry.replace(/\n*$/, "\n"));
+    return entries.filter((entry) => keys.has((entry.match(/^@[^{]+\{([^,]+),/) || [])[1])).join("\n");
+  }
+
+  function download(name, type, text) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = el("a");
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  async function exportAs(kind) {
+    try {
+      const keys = await savedKeys();
+      if (kind === "bib") {
+        download("saved-papers.bib", "application/x-bibtex", bibEntries(await fetchText(config.bib), keys));
+      } else {
+        const items = JSON.parse(await fetchText(config.csl)).filter((item) => keys.has(item.id));
+        download("saved-papers.json", "application/vnd.citationstyles.csl+json",
+          JSON.stringify(items, null, 2) + "\n");
+      }
+      const what = kind === "bib" ? "BibTeX (saved-papers.bib)" : "CSL-JSON (saved-papers.json)";
+      status.textContent = `Exported ${countText(keys.size)} as ${what}.`;
+    } catch (error) {
+      status.textContent = "The export could not be made: the digest's files could not be loaded.";
+    }
+  }
+
+  /* ---- clearing, after a second press --------------------------------------------------- */
+  function askToClear(open) {
+    confirmBox.hidden = !open;
+    clearButton.setAttribute("aria-expanded", String(open));
+    if (open) {
+      document.getElementById("saved-confirm-text").textContent =
+        `Remove all ${countText(saved.list().length)} from this browser?`;
+      document.getElementById("saved-clear-no").focus();
+    }
+  }
+
+  exports[0].addEventListener("click", () => exportAs("bib"));
+  exports[1].addEventListener("click", () => exportAs("csl"));
+  clearButton.addEventListener("click", () => askToClear(confirmBox.hidden));
+  document.getElementById("saved-clear-no").addEventListener("click", () => {
+    askToClear(false);
+    clearButton.focus();
+  });
+  document.getElementById("saved-clear-yes").addEventListener("click", () => {
+    const count = saved.list().length;
+    saved.clear();
+    askToClear(false);
+    draw();
+    status.textContent = `Removed ${countText(count)} from this browser.`;
+    list.focus();
+  });
+  // why: a paper unsaved here keeps its row (to save it again) until the page is reloaded
+  document.addEventListener("digest:saved", showCount);
+  draw();
+})();
