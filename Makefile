@@ -7,7 +7,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install test-install system-packages build serve check test golden clean
+.PHONY: install test-install system-packages build serve check test golden screenshot clean
 
 # What building and previewing need (requirements.txt, lunr from npm); the tests add their tools
 # (requirements-test.txt, npm's dev dependencies), so `make serve` downloads no browser driver.
@@ -29,7 +29,8 @@ node_modules/.test-installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch node_modules/.runtime-installed $@
 
-# Debian's chromium for the browser tests, a Java runtime for the Nu Html Checker.
+# Debian's chromium for the browser tests, a Java runtime for the Nu Html Checker, and CJK fonts
+# so that Chinese text renders in the browser (the shipped digest's title, docs/screenshot.png).
 $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
@@ -37,6 +38,8 @@ $(CHROMIUM):
 system-packages: $(CHROMIUM)
 	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless; }
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq fonts-noto-cjk; }
 
 install: $(VENV)/installed node_modules/.runtime-installed
 
@@ -62,6 +65,10 @@ test: test-install system-packages
 
 golden: test-install
 	$(PY) -m pytest -q tests/test_golden.py --regen-golden
+
+# Retake the README's picture of the shipped digest (Playwright and chromium, as the tests use).
+screenshot: test-install system-packages
+	$(PY) docs/screenshot.py
 
 clean:
 	rm -rf _site ._site.* $(VENV) node_modules .pytest_cache

@@ -37,7 +37,7 @@ def test_the_file_names_every_field_with_an_example_and_fills_in_what_is_known()
     assert text == """\
 ---
 # Made by `build.py new`: replace each TODO, then delete `draft: true` to publish.
-# Every field is described in README.md, 'Content schema'. Below the closing '---'
+# Every field is described in docs/reference/front-matter.md. Below the closing '---'
 # you may write notes in Markdown; they are shown under the abstract.
 title: 'TODO: title of arXiv 2409.05657'
 authors:                  # in published order, one per line

@@ -105,7 +105,7 @@ def paper_file_text(paper: NewPaper, day: dt.date, venue: str = "",
     lines = [
         "---",
         "# Made by `build.py new`: replace each TODO, then delete `draft: true` to publish.",
-        "# Every field is described in README.md, 'Content schema'. Below the closing '---'",
+        "# Every field is described in docs/reference/front-matter.md. Below the closing '---'",
         "# you may write notes in Markdown; they are shown under the abstract.",
         f"title: {_quoted(paper.title)}",
         "authors:                  # in published order, one per line",
