@@ -53,10 +53,19 @@
 
   function filterNames() { return activeFilters().map(function (f) { return f[0] + ": " + f[1]; }); }
 
+  /** The count, and the filters it is counted under: heard by screen readers, seen as the chips
+      just below (written out here, the line would grow and push the results down on a phone). */
+  function showStatus(total) {
+    status.textContent = S.statusText(total, state.q);
+    var names = filterNames();
+    if (names.length) { status.appendChild(S.el("span", "visually-hidden", " Filtered by " + names.join(", ") + ".")); }
+  }
+
   /** Shows the browse view for an empty search and reserves the results' room for any other
       (the class is first set before the page is painted, by the page's head). */
   function showMode() {
     document.documentElement.classList.toggle("has-query", !isEmpty());
+    document.documentElement.classList.toggle("has-filters", activeFilters().length > 0);
   }
 
   function run(append) {
@@ -77,7 +86,7 @@
       reply.results.forEach(function (r) { list.appendChild(S.resultItem(r, false)); });
       shown = offset + reply.results.length;
       if (!append) { S.showSearched(notice, reply.searched); }
-      status.textContent = S.statusText(reply.total, state.q, filterNames());
+      showStatus(reply.total);
       more.hidden = shown >= reply.total;
       drawFacets(reply.facets);
       list.dataset.shown = stateUrl(); // why: lets people and tests see which search is on screen

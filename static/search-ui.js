@@ -130,13 +130,9 @@
     });
   }
 
-  /** "3 papers match." or, with filters ("tag: llm"), "3 papers match, filtered by tag: llm." */
-  function statusText(total, q, filters) {
-    var named = filters && filters.length ? " filtered by " + filters.join(", ") : "";
-    if (total === 0) {
-      return (q ? "No papers match \u201c" + q + "\u201d" : "No papers match") + (named ? "," + named : (q ? "" : " these filters")) + ".";
-    }
-    return total + (total === 1 ? " paper matches" : " papers match") + (named ? "," + named : "") + ".";
+  function statusText(total, q) {
+    if (total === 0) { return q ? "No papers match \u201c" + q + "\u201d." : "No papers match these filters."; }
+    return total + (total === 1 ? " paper matches." : " papers match.");
   }
 
   /* ---- keyboard: arrows move through result links, Esc clears -------------------------- */
