@@ -4,6 +4,8 @@ bench/lighthouse_bench.py use it: mobile emulation (its default form factor), JS
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -37,11 +39,13 @@ def run(url: str) -> Report:
     """Lighthouse's four categories for `url`, in mobile emulation with simulated throttling."""
     with tempfile.TemporaryDirectory(prefix="lighthouse-") as tmp:
         out = Path(tmp) / "report.json"
-        cmd = ["node", str(LIGHTHOUSE), url, "--output=json", f"--output-path={out}", "--quiet",
+        node = shutil.which("node")
+        assert node, "Lighthouse needs Node.js ('node' on PATH); `make install` needs it too"
+        cmd = [node, str(LIGHTHOUSE), url, "--output=json", f"--output-path={out}", "--quiet",
                f"--chrome-path={CHROMIUM}", f"--chrome-flags={' '.join(CHROMIUM_ARGS)}",
                f"--only-categories={','.join(CATEGORIES)}"]
         done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                              env={"PATH": "/usr/bin:/bin", "HOME": tmp, "TMPDIR": tmp})
+                              env={**os.environ, "TMPDIR": tmp})  # why: chromium's profile goes with tmp
         assert done.returncode == 0 and out.is_file(), (
             f"lighthouse failed ({done.returncode}) on {url}:\n{done.stderr[-3000:]}")
         return read(url, json.loads(out.read_text(encoding="utf-8")))
