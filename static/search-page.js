@@ -10,6 +10,8 @@
   var notice = document.getElementById("search-notice");
   var facetBox = document.getElementById("search-facets");
   var more = document.getElementById("search-more");
+  var chips = document.getElementById("search-chips");
+  var filtersToggle = document.getElementById("search-filters-toggle");
   var PAGE = 20;
   var state = readState();
   var shown = 0;
@@ -41,9 +43,37 @@
 
   function isEmpty() { return !state.q.trim() && !state.tags.length && !state.venue && !state.year; }
 
+  /** The active filters as [key, value] pairs, in the order the chips show them. */
+  function activeFilters() {
+    var pairs = state.tags.map(function (t) { return ["tag", t]; });
+    if (state.venue) { pairs.push(["venue", state.venue]); }
+    if (state.year) { pairs.push(["year", state.year]); }
+    return pairs;
+  }
+
+  function filterNames() { return activeFilters().map(function (f) { return f[0] + ": " + f[1]; }); }
+
+  /** The count, and the filters it is counted under: heard by screen readers, seen as the chips
+      just below (written out here, the line would grow and push the results down on a phone). */
+  function showStatus(total) {
+    status.textContent = S.statusText(total, state.q);
+    var names = filterNames();
+    if (names.length) { status.appendChild(S.el("span", "visually-hidden", " Filtered by " + names.join(", ") + ".")); }
+  }
+
+  /** Shows the browse view for an empty search and reserves the results' room for any other
+      (the class is first set before the page is painted, by the page's head). */
+  function showMode() {
+    document.documentElement.classList.toggle("has-query", !isEmpty());
+    document.documentElement.classList.toggle("has-filters", activeFilters().length > 0);
+  }
+
   function run(append) {
     var ticket = ++latest;
+    showMode();
+    drawChips();
     if (isEmpty()) {
+      if (facetBox.contains(document.activeElement)) { input.focus(); }
       list.textContent = ""; status.textContent = ""; facetBox.textContent = ""; more.hidden = true;
       S.showSearched(notice, null);
       return;
@@ -56,7 +86,7 @@
       reply.results.forEach(function (r) { list.appendChild(S.resultItem(r, false)); });
       shown = offset + reply.results.length;
       if (!append) { S.showSearched(notice, reply.searched); }
-      status.textContent = S.statusText(reply.total, state.q);
+      showStatus(reply.total);
       more.hidden = shown >= reply.total;
       drawFacets(reply.facets);
       list.dataset.shown = stateUrl(); // why: lets people and tests see which search is on screen
@@ -87,11 +117,58 @@
   }
 
   function drawFacets(f) {
+    var focused = focusedControl(facetBox);
     facetBox.textContent = "";
     [facetGroup("Tags", "tag", f.tags, state.tags),
       facetGroup("Venue", "venue", f.venues, state.venue ? [state.venue] : []),
       facetGroup("Year", "year", f.years, state.year ? [state.year] : [])
     ].forEach(function (g) { if (g) { facetBox.appendChild(g); } });
+    // why: the facets are drawn anew with every answer; the reader stays on the one they toggled
+    if (focused) { refocus(facetBox, focused); }
+  }
+
+  /** [key, value] of the facet or chip button that has focus inside `box`, else null. */
+  function focusedControl(box) {
+    var el = document.activeElement;
+    return el && box.contains(el) && el.dataset.facet ? [el.dataset.facet, el.dataset.value] : null;
+  }
+
+  function controlFor(box, key, value) {
+    return Array.prototype.find.call(box.querySelectorAll("button[data-facet]"), function (b) {
+      return b.dataset.facet === key && b.dataset.value === value;
+    });
+  }
+
+  /** Focus on the control for `pair` in `box`, else on its chip (a facet group that went away
+      with the filter on), else on the box. */
+  function refocus(box, pair) {
+    (controlFor(box, pair[0], pair[1]) || controlFor(chips, pair[0], pair[1]) || input).focus();
+  }
+
+  /** A chip per active filter ("tag: llm ×"), a button that removes it. */
+  function drawChips() {
+    chips.textContent = "";
+    activeFilters().forEach(function (f) {
+      var chip = S.el("button", "chip", f[0] + ": " + f[1]);
+      chip.type = "button";
+      chip.dataset.facet = f[0];
+      chip.dataset.value = f[1];
+      chip.setAttribute("aria-label", "Remove filter " + f[0] + ": " + f[1]);
+      chip.appendChild(S.el("span", "chip-x", "\u00d7")).setAttribute("aria-hidden", "true");
+      var li = S.el("li");
+      li.appendChild(chip);
+      chips.appendChild(li);
+    });
+    var count = activeFilters().length;
+    filtersToggle.textContent = count ? "Filters (" + count + ")" : "Filters";
+  }
+
+  /** Where focus goes when a chip goes: the next chip, else the one before, else the box. */
+  function afterChip(pair) {
+    var all = activeFilters();
+    var at = all.findIndex(function (f) { return f[0] === pair[0] && f[1] === pair[1]; });
+    var rest = all.slice(0, at).concat(all.slice(at + 1));
+    return rest[at] || rest[at - 1] || null;
   }
 
   function toggle(key, value) {
@@ -108,6 +185,20 @@
   facetBox.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-facet]");
     if (button) { toggle(button.dataset.facet, button.dataset.value); }
+  });
+  chips.addEventListener("click", function (event) {
+    var chip = event.target.closest("button[data-facet]");
+    if (!chip) { return; }
+    var next = afterChip([chip.dataset.facet, chip.dataset.value]);
+    toggle(chip.dataset.facet, chip.dataset.value);
+    // why: the chip is gone; focus must not fall to the page's start
+    var target = next && controlFor(chips, next[0], next[1]);
+    (target || input).focus();
+  });
+  filtersToggle.addEventListener("click", function () {
+    var open = filtersToggle.getAttribute("aria-expanded") !== "true";
+    filtersToggle.setAttribute("aria-expanded", open ? "true" : "false");
+    facetBox.classList.toggle("open", open);
   });
   more.addEventListener("click", function () { run(true); });
 

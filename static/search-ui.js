@@ -56,7 +56,7 @@
         docs: config.docs }, scripts));
       this.ready.then(function () {
         // why: lets people and tests see that search is ready
-        document.querySelectorAll("input[type=search]").forEach(function (i) { i.dataset.ready = "true"; });
+        document.querySelectorAll("#site-search-input, #search-input").forEach(function (i) { i.dataset.ready = "true"; });
       }, function () {});
       return this.ready;
     },
@@ -172,7 +172,9 @@
     showSearched: showSearched,
     keyboard: keyboard, debounce: debounce, config: config };
 
-  /* ---- the header box ------------------------------------------------------------------ */
+  /* ---- the header box: a WAI-ARIA 1.2 combobox ------------------------------------------
+     Focus never leaves the box: the arrow keys move aria-activedescendant through the options,
+     Enter opens the active one (or, with none active, the search page), Escape closes and clears. */
   var input = form.elements.q;
   var panel = document.getElementById("site-search-panel");
   var list = document.getElementById("site-search-results");
@@ -180,40 +182,95 @@
   var notice = document.getElementById("site-search-notice");
   var all = document.getElementById("site-search-all");
   var latest = 0;
+  var active = -1;
 
   function pageUrl(q) { return config.page + (q ? "?q=" + encodeURIComponent(q) : ""); }
 
+  function options() { return Array.prototype.slice.call(list.querySelectorAll("[role=option]")); }
+
+  function setOpen(open) {
+    panel.hidden = !open;
+    input.setAttribute("aria-expanded", open ? "true" : "false");
+    if (!open) { activate(-1); }
+  }
+
+  function activate(at) {
+    var opts = options();
+    active = at;
+    opts.forEach(function (option, n) { option.setAttribute("aria-selected", n === at ? "true" : "false"); });
+    if (at < 0 || at >= opts.length) { input.removeAttribute("aria-activedescendant"); return; }
+    input.setAttribute("aria-activedescendant", opts[at].id);
+    opts[at].scrollIntoView({ block: "nearest" });
+  }
+
+  function optionItem(r, n) {
+    var item = resultItem(r, true);
+    item.id = "site-search-option-" + n;
+    item.setAttribute("role", "option");
+    item.setAttribute("aria-selected", "false");
+    // why: an option's content is presentational; its link is for the mouse, never a tab stop
+    item.querySelector("a").tabIndex = -1;
+    return item;
+  }
+
   function clear() {
-    input.value = ""; list.textContent = ""; status.textContent = ""; showSearched(notice, null); panel.hidden = true;
+    input.value = ""; list.textContent = ""; status.textContent = ""; showSearched(notice, null); setOpen(false);
+  }
+
+  function show(reply, q) {
+    list.textContent = "";
+    setOpen(true);
+    if (reply.type === "error") { status.textContent = "Search failed."; return; }
+    reply.results.forEach(function (r, n) { list.appendChild(optionItem(r, n)); });
+    showSearched(notice, reply.searched);
+    status.textContent = statusText(reply.total, q);
+    all.href = pageUrl(q);
+    all.hidden = reply.total <= reply.results.length;
+    all.textContent = "All " + reply.total + " results";
   }
 
   var update = debounce(function () {
     var q = input.value;
     var ticket = ++latest;
-    if (!q.trim()) { list.textContent = ""; status.textContent = ""; showSearched(notice, null); panel.hidden = true; return; }
+    if (!q.trim()) { list.textContent = ""; status.textContent = ""; showSearched(notice, null); setOpen(false); return; }
     engine.search(q, {}, 6).then(function (reply) {
-      if (ticket !== latest) { return; }
-      list.textContent = "";
-      panel.hidden = false;
-      if (reply.type === "error") { status.textContent = "Search failed."; return; }
-      reply.results.forEach(function (r) { list.appendChild(resultItem(r, true)); });
-      showSearched(notice, reply.searched);
-      status.textContent = statusText(reply.total, q);
-      all.href = pageUrl(q);
-      all.hidden = reply.total <= reply.results.length;
-      all.textContent = "All " + reply.total + " results";
-    }, function () { status.textContent = "The search index could not be loaded."; panel.hidden = false; });
+      if (ticket === latest) { show(reply, q); }
+    }, function () { status.textContent = "The search index could not be loaded."; setOpen(true); });
   }, 120);
+
+  function onKey(event) {
+    var count = options().length;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (!count) { return; }
+      event.preventDefault();
+      if (panel.hidden) { setOpen(true); }
+      var step = event.key === "ArrowDown" ? 1 : -1;
+      // why: past either end the box itself is active again, as in the APG's list autocomplete
+      var to = active + step;
+      activate(to < -1 ? count - 1 : (to >= count ? -1 : to));
+    } else if (event.key === "Enter" && active >= 0 && !panel.hidden) {
+      event.preventDefault();
+      window.location.href = options()[active].querySelector("a").href;
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      clear();
+    }
+  }
 
   input.addEventListener("focus", function () { engine.start().catch(function () {}); });
   warmWhenIdle();
-  input.addEventListener("input", update);
+  input.addEventListener("input", function () { activate(-1); update(); });
+  input.addEventListener("keydown", onKey);
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     window.location.href = pageUrl(input.value);
   });
-  document.addEventListener("click", function (event) {
-    if (!form.contains(event.target)) { panel.hidden = true; }
+  // why: a click on an option's padding (not its link) opens it too
+  list.addEventListener("click", function (event) {
+    var option = event.target.closest("[role=option]");
+    if (option && !event.target.closest("a")) { window.location.href = option.querySelector("a").href; }
   });
-  keyboard(input, list, clear);
+  document.addEventListener("click", function (event) {
+    if (!form.contains(event.target)) { setOpen(false); }
+  });
 }());

@@ -18,7 +18,7 @@ from sitecheck import BASE_PATH
 TIMEOUT_MS = 10_000
 RESULT_LINKS = "#search-results li.card h2.card-title a"
 READY = '#search-input[data-ready="true"]'
-STATUS_OK = re.compile(r"^(No papers match .*|\d+ papers? match(es)?\.)$", re.S)
+STATUS_OK = re.compile(r"^(No papers match .*|\d+ papers? match(es)?\.( Filtered by .*\.)?)$", re.S)
 
 
 @pytest.fixture(scope="module")

@@ -97,22 +97,40 @@ def test_scripts_that_fail_to_load_when_idle_are_loaded_on_focus(page):
     assert failed
 
 
-def test_arrow_keys_move_through_results_and_enter_opens_one(page):
+def test_arrow_keys_move_the_active_option_while_focus_stays_in_the_box(page):
     header_search(page, "web agents")
-    links = page.locator(PANEL_LINKS)
-    expect(links).to_have_count(2)
+    box = page.locator("#site-search-input")
+    options = page.locator("#site-search-results [role=option]")
+    expect(options).to_have_count(2)
+    expect(box).to_have_attribute("aria-expanded", "true")
     page.keyboard.press("ArrowDown")
-    expect(links.nth(0)).to_be_focused()
+    expect(box).to_have_attribute("aria-activedescendant", options.nth(0).get_attribute("id"))
     page.keyboard.press("ArrowDown")
-    expect(links.nth(1)).to_be_focused()
+    expect(box).to_have_attribute("aria-activedescendant", options.nth(1).get_attribute("id"))
+    expect(options.nth(1)).to_have_attribute("aria-selected", "true")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
-    expect(page.locator("#site-search-input")).to_be_focused()
+    expect(box).not_to_have_attribute("aria-activedescendant", re.compile("."))
+    expect(box).to_be_focused()
+    page.keyboard.type(" x")  # typing goes on in the box: nothing took focus away
+    expect(box).to_have_value("web agents x")
+
+
+def test_enter_opens_the_active_option(page):
+    header_search(page, "web agents")
+    expect(page.locator("#site-search-results [role=option]")).to_have_count(2)
     page.keyboard.press("ArrowDown")
-    target = links.nth(0).get_attribute("href")
+    target = page.locator("#site-search-results [role=option] a").first.get_attribute("href")
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.url.endswith(target)
+
+
+def test_enter_with_no_active_option_opens_the_search_page(page):
+    header_search(page, "web agents")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith(BASE_PATH + "search/?q=web%20agents")
 
 
 def test_escape_clears_the_box(page):
@@ -123,15 +141,20 @@ def test_escape_clears_the_box(page):
     expect(page.locator("#site-search-panel")).to_be_hidden()
 
 
-def test_without_javascript_the_box_leads_to_the_tags_index(browser, origin):
+def test_without_javascript_the_box_leads_to_the_search_page_which_offers_the_indexes(browser, origin):
     context = browser.new_context(base_url=origin, java_script_enabled=False)
     page = context.new_page()
     page.goto(BASE_PATH + "papers/webrl/")
     page.fill("#site-search-input", "agents")
     with page.expect_navigation():
         page.press("#site-search-input", "Enter")
-    assert page.url.split("?")[0].endswith(BASE_PATH + "tags/")
-    expect(page.locator("h1")).to_have_text("Tags")
+    assert page.url.endswith(BASE_PATH + "search/?q=agents")
+    expect(page.locator("h1")).to_have_text("Search")
+    notice = page.locator(".noscript")
+    expect(notice).to_contain_text("Search needs JavaScript")
+    assert {a.get_attribute("href") for a in notice.locator("a").all()} == {
+        BASE_PATH + "tags/", BASE_PATH + "authors/", BASE_PATH}
+    expect(page.locator("#search-browse .browse-tags a").first).to_be_visible()
     context.close()
 
 

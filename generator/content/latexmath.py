@@ -125,9 +125,24 @@ def math_html(src: str, display: bool) -> str:
     """Sanitized MathML for a math source, or its plain text in <code> if conversion fails."""
     try:
         tree = convert_to_element(prepare_math(src), display='block' if display else 'inline')
-        return _mathml(tree)
     except Exception:  # why: latex2mathml raises many exception types on malformed input
         return f'<code class="tex">{html.escape(math_text(src))}</code>'
+    symbol = None if display else lone_symbol(tree)
+    if symbol is not None:
+        # why: as an <mo> it gets operator spacing on both sides ("68.73 ↓  and"); as text it
+        # sits in the sentence like the character it is
+        return f'<span class="math-symbol">{html.escape(symbol)}</span>'
+    return _mathml(tree)
+
+
+def lone_symbol(tree) -> str | None:
+    """The character of a math span that is one symbol and no letter or digit (`\\downarrow`,
+    `\\times`, `\\pm`, `\\rightarrow`), else None."""
+    leaves = [el for el in tree.iter() if len(el) == 0]
+    if len(leaves) != 1 or leaves[0].tag not in ('mo', 'mi') or leaves[0].attrib:
+        return None
+    text = _NUM_REF.sub(lambda m: html.unescape(m.group()), leaves[0].text or '')
+    return text if len(text) == 1 and not text.isalnum() and not text.isspace() else None
 
 
 def prepare_math(src: str) -> str:

@@ -83,7 +83,7 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
             for path, template, context in (
                 (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
                 (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls)),
-                (paths.SEARCH, "search.html", search_context(urls)),
+                (paths.SEARCH, "search.html", search_context(site, urls)),
                 (paths.SAVED, "saved.html", saved_context(urls)),
                 (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
@@ -305,10 +305,20 @@ def author_context(group: AuthorGroup, site: Site) -> dict[str, Any]:
                            f"{site.config.title}"}
 
 
-def search_context(urls: Urls) -> dict[str, Any]:
-    """The search page; results and facets are drawn by search-page.js from the prebuilt index."""
+BROWSE_RECENT = 10
+"""Papers the search page lists as recently added while its query is empty."""
+
+
+def search_context(site: Site, urls: Urls) -> dict[str, Any]:
+    """The search page; results and facets are drawn by search-page.js from the prebuilt index.
+    While the query is empty it shows a browse view, written here so that it needs no script:
+    every tag with its count and the papers added last."""
+    recent = sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
     return {"page_title": "Search", "description": "Search titles, authors, tags and abstracts",
-            "hide_header_search": True}
+            "hide_header_search": True,
+            "browse": {"tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags],
+                       "recent": [{**paper_link(p, urls), "date": p.date.isoformat(),
+                                   "date_human": human_date(p.date)} for p in recent]}}
 
 
 def saved_context(urls: Urls) -> dict[str, Any]:
