@@ -24,7 +24,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def origin(site):
     assert lighthousekit.LIGHTHOUSE.is_file(), (
-        f"{lighthousekit.LIGHTHOUSE} is missing; run `npm ci` (or `make install`)")
+        f"{lighthousekit.LIGHTHOUSE} is missing; run `npm ci` (or `make test-install`)")
     with sitecheck.serve(site, BASE_PATH) as url:
         yield url
 
