@@ -370,11 +370,13 @@ def test_every_page_tells_the_reading_scripts_where_the_sites_files_are():
                       "store": "paper-digest:/digest/"}
 
 
-def test_saved_page_says_it_needs_javascript_and_is_not_indexed():
+def test_saved_page_says_it_needs_javascript_and_stays_indexable():
     page = pages_of(make_site([make_paper("x")]))["saved/index.html"]
     assert 'id="saved-needs-script"' in page and "needs JavaScript" in page
     assert '<div id="saved-tools" hidden>' in page
-    assert '<meta name="robots" content="noindex">' in page
+    # why: it says what saving is to anyone who lands on it (Lighthouse's SEO asks it be
+    # crawlable); it stays out of the sitemap, having no papers of its own to show
+    assert 'name="robots"' not in page
     assert 'href="/digest/saved/"' in page
 
 

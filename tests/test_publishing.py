@@ -80,7 +80,7 @@ def _expected_sitemap(site: Path, base_url: str) -> set[str]:
     pages = [p.relative_to(site).as_posix() for p in sitecheck.html_pages(site)]
     path = urlsplit(base_url).path
     origin = base_url[: -len(path)]
-    # why: the 404 page and the saved page (empty but for a reader's own browser) are noindex
+    # why: the 404 page is noindex; the saved page shows nothing but a reader's own papers
     return {origin + sitecheck.page_url_path(p, path) for p in pages
             if p not in ("404.html", "saved/index.html")}
 

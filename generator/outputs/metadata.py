@@ -41,8 +41,7 @@ def page_meta(config: SiteConfig, path: str, title: str, description: str,
                                                if config.twitter else [])
     citation = citation_tags(paper) if paper and config.citation_tags else []
     return {"canonical": canonical, "description": description, "og": og, "names": twitter + citation,
-            # why: the saved page is empty but for what a reader's own browser keeps
-            "noindex": path in (paths.NOT_FOUND, paths.SAVED),
+            "noindex": path == paths.NOT_FOUND,
             "json_ld": script_json(scholarly_article(paper, canonical)) if paper else ""}
 
 
