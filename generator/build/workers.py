@@ -10,14 +10,11 @@ Results come back in order, so the output never depends on which process made wh
 
 from __future__ import annotations
 
-import collections
 import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator
 
-IN_FLIGHT = 2
-"""Chunks sent ahead to each worker process (see Workers._in_order)."""
 PARALLEL_FROM = 200
 """Fewer results to make than this are made in this process: a round trip to the workers, and
 starting them, cost more than the work."""
@@ -43,22 +40,8 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("fork"),
                                              initializer=_ignore_interrupts)
         size = max(1, len(items) // (self.count * 8))
-        chunks = ((make, shared, items[start:start + size]) for start in range(0, len(items), size))
-        return self._in_order(chunks)
-
-    def _in_order(self, chunks: Iterator[tuple[Callable[..., Any], Any, list[tuple[Any, ...]]]]
-                  ) -> Iterator[Any]:
-        """The chunks' results in order, with at most IN_FLIGHT chunks per process sent ahead:
-        enough to keep every process busy, and no pile of made pages waiting for the writer
-        (Executor.map sends them all at once, and a 10,000-paper build held ~0.5 GB of them)."""
-        assert self._pool is not None
-        sent: collections.deque = collections.deque()
-        for chunk in chunks:
-            sent.append(self._pool.submit(_make_chunk, chunk))
-            if len(sent) > IN_FLIGHT * self.count:
-                yield from sent.popleft().result()
-        while sent:
-            yield from sent.popleft().result()
+        chunks = [(make, shared, items[start:start + size]) for start in range(0, len(items), size)]
+        return (result for chunk in self._pool.map(_make_chunk, chunks) for result in chunk)
 
     def close(self) -> None:
         """Stop the processes: what they have not begun is dropped (a build that failed or was
