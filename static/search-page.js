@@ -51,7 +51,7 @@
     var offset = append ? shown : 0;
     S.engine.search(state.q, filters(), PAGE, offset).then(function (reply) {
       if (ticket !== latest) { return; }
-      if (reply.type === "error") { status.textContent = "Search failed."; return; }
+      if (reply.type === "error") { status.textContent = S.say("searchFailed"); return; }
       if (!append) { list.textContent = ""; }
       reply.results.forEach(function (r) { list.appendChild(S.resultItem(r, false)); });
       shown = offset + reply.results.length;
@@ -60,7 +60,7 @@
       more.hidden = shown >= reply.total;
       drawFacets(reply.facets);
       list.dataset.shown = stateUrl(); // why: lets people and tests see which search is on screen
-    }, function () { status.textContent = "The search index could not be loaded."; });
+    }, function () { status.textContent = S.say("indexFailed"); });
   }
 
   function facetGroup(title, key, entries, selected) {
@@ -77,7 +77,7 @@
       button.dataset.facet = key;
       button.dataset.value = name;
       button.appendChild(S.el("span", "facet-name", name));
-      button.appendChild(S.el("span", "count", String(entry[1])));
+      button.appendChild(S.el("span", "count", S.number(entry[1])));
       var li = S.el("li");
       li.appendChild(button);
       ul.appendChild(li);
@@ -88,9 +88,9 @@
 
   function drawFacets(f) {
     facetBox.textContent = "";
-    [facetGroup("Tags", "tag", f.tags, state.tags),
-      facetGroup("Venue", "venue", f.venues, state.venue ? [state.venue] : []),
-      facetGroup("Year", "year", f.years, state.year ? [state.year] : [])
+    [facetGroup(S.say("facetTags"), "tag", f.tags, state.tags),
+      facetGroup(S.say("facetVenue"), "venue", f.venues, state.venue ? [state.venue] : []),
+      facetGroup(S.say("facetYear"), "year", f.years, state.year ? [state.year] : [])
     ].forEach(function (g) { if (g) { facetBox.appendChild(g); } });
   }
 

@@ -9,6 +9,31 @@
   if (!form || !manifest || !window.Worker || !window.fetch) { return; }
   var config = JSON.parse(manifest.textContent);
 
+  /* ---- words: every one comes from the page, in the site's language -------------------- */
+  var messages = JSON.parse((document.getElementById("interface-messages") || {}).textContent || "{}");
+  var lang = document.documentElement.lang || "en";
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+  var numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
+
+  /** The message `key` with its %(name)s placeholders filled from `values`. */
+  function say(key, values) {
+    return fill(messages[key] || "", values || {});
+  }
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      return name in values ? String(values[name]) : all;
+    });
+  }
+  /** The form of the plural message `key` for `n` (the build gives one per CLDR category of the
+      language, Intl.PluralRules picks it), with %(num)s as the language writes n. */
+  function count(key, n, values) {
+    var forms = messages[key] || {};
+    var form = forms[plurals ? plurals.select(n) : "other"] || forms.other || "";
+    return fill(form, Object.assign({ num: number(n) }, values || {}));
+  }
+  /** A count as the site's language writes it. */
+  function number(n) { return numbers ? numbers.format(n) : String(n); }
+
   /* ---- the worker ---------------------------------------------------------------------- */
   var scripts = config.scripts;
   var engine = {
@@ -124,15 +149,18 @@
   function showSearched(notice, searched) {
     notice.textContent = "";
     if (!searched) { return; }
-    notice.appendChild(document.createTextNode("Showing results for "));
+    // why: the query goes where the language puts it, as nodes (its corrected words in <em>)
+    var around = (messages.showingResultsFor || "%(query)s").split("%(query)s");
+    notice.appendChild(document.createTextNode(around[0]));
     searched.forEach(function (part) {
       notice.appendChild(part.corrected ? el("em", "", part.text) : document.createTextNode(part.text));
     });
+    notice.appendChild(document.createTextNode(around.slice(1).join("")));
   }
 
   function statusText(total, q) {
-    if (total === 0) { return q ? "No papers match \u201c" + q + "\u201d." : "No papers match these filters."; }
-    return total + (total === 1 ? " paper matches." : " papers match.");
+    if (total === 0) { return q ? say("noMatch", { query: q }) : say("noMatchFilters"); }
+    return count("matches", total);
   }
 
   /* ---- keyboard: arrows move through result links, Esc clears -------------------------- */
@@ -169,7 +197,7 @@
   }
 
   window.DigestSearch = { engine: engine, el: el, resultItem: resultItem, statusText: statusText,
-    showSearched: showSearched,
+    showSearched: showSearched, say: say, count: count, number: number,
     keyboard: keyboard, debounce: debounce, config: config };
 
   /* ---- the header box ------------------------------------------------------------------ */
@@ -195,14 +223,14 @@
       if (ticket !== latest) { return; }
       list.textContent = "";
       panel.hidden = false;
-      if (reply.type === "error") { status.textContent = "Search failed."; return; }
+      if (reply.type === "error") { status.textContent = say("searchFailed"); return; }
       reply.results.forEach(function (r) { list.appendChild(resultItem(r, true)); });
       showSearched(notice, reply.searched);
       status.textContent = statusText(reply.total, q);
       all.href = pageUrl(q);
       all.hidden = reply.total <= reply.results.length;
-      all.textContent = "All " + reply.total + " results";
-    }, function () { status.textContent = "The search index could not be loaded."; panel.hidden = false; });
+      all.textContent = count("allResults", reply.total);
+    }, function () { status.textContent = say("indexFailed"); panel.hidden = false; });
   }, 120);
 
   input.addEventListener("focus", function () { engine.start().catch(function () {}); });

@@ -9,13 +9,14 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
 from ..content.theme import load_theme
 from ..model import urls as paths
+from ..model.languages import catalogue_languages
 from ..model.records import OutputFile, SiteConfig, SourceFile
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
@@ -70,10 +71,11 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
-        config, sources, warnings = read_content(options.content, options.base_url)
+        theme = load_theme(options.project)
+        config, sources, warnings = read_content(options.content, options.base_url,
+                                                 catalogue_languages(theme.templates))
         for warning in warnings:
             timer.report(f"  warning: {warning}")
-        theme = load_theme(options.project)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
@@ -92,7 +94,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
-        jobs = (page_jobs(site, theme, cards) + feed_jobs(site) + bib_jobs(site)
+        jobs = (page_jobs(site, theme, cards) + feed_jobs(site, theme.templates) + bib_jobs(site)
                 + csl_jobs(site) + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)
@@ -110,11 +112,12 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             cache.close()
 
 
-def read_content(content: Path, base_url: str | None = None
+def read_content(content: Path, base_url: str | None = None,
+                 languages: Collection[str] | None = None
                  ) -> tuple[SiteConfig, list[SourceFile], list[str]]:
     """site.yaml and the paper files, with what builds but is probably not what the curator
-    meant; BuildFailed when either cannot be read."""
-    config = load_config(content, base_url)
+    meant; BuildFailed when either cannot be read. `languages`: the interface's (load_config)."""
+    config = load_config(content, base_url, languages)
     sources = load_documents(content)
     return config, sources, config_warnings(config) + content_warnings(content, sources)
 
