@@ -19,7 +19,11 @@ GOLDEN_SITE = Path(__file__).parent / "golden/site"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("vnu") / "site", BASE_URL)
+    """The shipped digest as shipped (zh-CN), and in English beside it under site/en/."""
+    root = tmp_path_factory.mktemp("vnu")
+    built = sitecheck.build(root / "site", BASE_URL)
+    sitecheck.build(built / "en", BASE_URL, content=sitecheck.content_in("en", root / "content-en"))
+    return built
 
 
 def _vnu_messages(pages: list[Path]) -> list[dict]:
@@ -53,7 +57,8 @@ def test_every_page_is_valid_html(site):
     assert len(pages) > 50, f"only {len(pages)} pages built"
     checked = "".join(page.read_text(encoding="utf-8") for page in pages)
     for markup in ('data-copy-target="bibtex-entry"', "copy-text.js", "application/ld+json",
-                   'name="citation_title"', 'property="og:title"'):
+                   'name="citation_title"', 'property="og:title"', '<html lang="zh-CN">',
+                   '<html lang="en">'):
         assert markup in checked, f"no validated page has {markup}"
     messages = _vnu_messages(pages)
     errors = [m for m in messages if m.get("type") in ("error", "non-document-error")]

@@ -11,8 +11,7 @@ def test_status_event_is_one_server_sent_event_named_build():
     assert lines[0] == "event: build" and event.endswith(b"\n\n")
     assert json.loads(lines[1].removeprefix("data: ")) == {
         "version": "run-3", "errors": ["content/papers/x.md:5: '<b>' is wrong"],
-        "messages": {"buildFailed": "Build failed; this is the last good site. Fix the file and "
-                                    "save: this page updates by itself.", "hide": "Hide"}}
+        "messages": {}}
 
 
 def test_inject_puts_the_script_before_the_last_closing_body_tag():

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from browserkit import (RESULT_LINKS, TIMEOUT_MS, browser, open_search, origin, page,  # noqa: F401
                         site,
                         result_titles, type_query)
-from sitecheck import BASE_PATH, REPO
+from sitecheck import BASE_PATH, REPO, said, said_count
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
 AXE = REPO / "node_modules/axe-core/axe.min.js"
@@ -73,7 +73,7 @@ def test_a_worker_that_fails_to_load_before_the_first_focus_is_reported(page):
     page.wait_for_function("window.workersMade === 1 && window.DigestSearch.engine.worker === null")
     page.focus("#site-search-input")
     page.keyboard.type("unlearning")
-    expect(page.locator("#site-search-status")).to_have_text("The search index could not be loaded.")
+    expect(page.locator("#site-search-status")).to_have_text(said("The search index could not be loaded."))
 
 
 def test_scripts_that_fail_to_load_when_idle_are_loaded_on_focus(page):
@@ -131,7 +131,7 @@ def test_without_javascript_the_box_leads_to_the_tags_index(browser, origin):
     with page.expect_navigation():
         page.press("#site-search-input", "Enter")
     assert page.url.split("?")[0].endswith(BASE_PATH + "tags/")
-    expect(page.locator("h1")).to_have_text("Tags")
+    expect(page.locator("h1")).to_have_text(said("Tags"))
     context.close()
 
 
@@ -210,7 +210,7 @@ def test_results_count_is_announced(page):
     search_for(page, "unlearning")
     status = page.locator("#search-status")
     expect(status).to_have_attribute("role", "status")
-    expect(status).to_have_text("1 paper matches.")
+    expect(status).to_have_text(said_count("%(num)s paper matches.", "%(num)s papers match.", 1))
 
 
 # --- accessibility -------------------------------------------------------------------------

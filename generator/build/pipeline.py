@@ -14,14 +14,16 @@ from typing import Callable, Collection
 from ..content.config import config_warnings, load_config
 from ..content.documents import content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
-from ..content.theme import load_theme
+from ..content.theme import load_templates, load_theme
 from ..model import urls as paths
+from ..model.errors import BuildFailed
 from ..model.languages import catalogue_languages
 from ..model.records import OutputFile, SiteConfig, SourceFile
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
 from ..outputs.feeds import feed_jobs
+from ..outputs.interface import OVERLAY_MESSAGES, interface
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
@@ -120,6 +122,18 @@ def read_content(content: Path, base_url: str | None = None,
     config = load_config(content, base_url, languages)
     sources = load_documents(content)
     return config, sources, config_warnings(config) + content_warnings(content, sources)
+
+
+def overlay_messages(options: BuildOptions) -> dict[str, str]:
+    """What the preview server's error overlay says, in site.yaml's language; untranslated
+    while site.yaml or the catalogue cannot be read."""
+    try:
+        templates = load_templates(options.project / "templates")
+        config = load_config(options.content, options.base_url, catalogue_languages(templates))
+        ui = interface(templates, config.language)
+    except (BuildFailed, OSError, ValueError, KeyError):
+        return dict(OVERLAY_MESSAGES)
+    return {key: ui.gettext(message) for key, message in OVERLAY_MESSAGES.items()}
 
 
 EPOCH = "SOURCE_DATE_EPOCH"

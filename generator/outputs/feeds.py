@@ -14,8 +14,7 @@ from ..model import urls as paths
 from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Templates
 from ..model.site import newest_day
 from ..model.urls import Urls
-from .interface import Interface, interface
-from .pages import link_label
+from .interface import Interface, interface, link_label
 from .xmlout import xml_document
 
 ATOM = "http://www.w3.org/2005/Atom"

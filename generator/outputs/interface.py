@@ -69,6 +69,20 @@ def compiled(po_text: str, locale: str) -> Translations:
     return Translations(mo)
 
 
+def presentation_label(presentation: str, ui: Interface) -> str:
+    """'oral', 'spotlight' or 'poster' in the site's language."""
+    labels = {"oral": ui.gettext("oral"), "spotlight": ui.gettext("spotlight"),
+              "poster": ui.gettext("poster")}
+    return labels.get(presentation, presentation)
+
+
+def link_label(kind: str, label: str, ui: Interface) -> str:
+    """A link's label in the site's language; names (arXiv, OpenReview, PDF, DOI) stay."""
+    if kind == "code":
+        return ui.gettext("Code")
+    return ui.gettext("Project page") if kind == "project" else label
+
+
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for a message marked, not translated
     """Marks a message for the catalogue; it is translated where it is used."""
     return message

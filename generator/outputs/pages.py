@@ -19,7 +19,7 @@ from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
 from .bibtex import bibtex_entry
-from .interface import Interface, interface, script_messages
+from .interface import Interface, interface, link_label, presentation_label, script_messages
 from .metadata import page_meta, script_json
 
 CARD = "_partials/paper_card.html"
@@ -204,20 +204,6 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int, ui: Interface) -> d
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
         "draft": paper.draft,
     }
-
-
-def presentation_label(presentation: str, ui: Interface) -> str:
-    """'oral', 'spotlight' or 'poster' in the site's language."""
-    labels = {"oral": ui.gettext("oral"), "spotlight": ui.gettext("spotlight"),
-              "poster": ui.gettext("poster")}
-    return labels.get(presentation, presentation)
-
-
-def link_label(kind: str, label: str, ui: Interface) -> str:
-    """A link's label in the site's language; names (arXiv, OpenReview, PDF, DOI) stay."""
-    if kind == "code":
-        return ui.gettext("Code")
-    return ui.gettext("Project page") if kind == "project" else label
 
 
 def tag_link(tag: Any, urls: Urls) -> dict[str, str]:

@@ -15,8 +15,6 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..outputs.interface import OVERLAY_MESSAGES
-
 RESERVED = "/__digest/"
 EVENTS_PATH = RESERVED + "events"
 SCRIPT_PATH = RESERVED + "livereload.js"
@@ -33,9 +31,9 @@ class Status:
     """'<run>-<generation>': a new run of the server or a build that changed files."""
     errors: tuple[str, ...] = ()
     """`path:line: message` of each error of the last build; empty when it succeeded."""
-    messages: tuple[tuple[str, str], ...] = tuple(sorted(OVERLAY_MESSAGES.items()))
-    """What the error overlay says, by key, in the site's language (untranslated until a
-    catalogue could be read)."""
+    messages: tuple[tuple[str, str], ...] = ()
+    """What the error overlay says, by key, in the site's language (see
+    build.pipeline.overlay_messages)."""
 
     def event(self) -> bytes:
         """This status as one Server-Sent Event named 'build'."""

@@ -20,12 +20,9 @@ from typing import Callable
 import jinja2
 
 from ..build.cache import Cache
-from ..build.pipeline import BuildOptions, StageTimer, build
+from ..build.pipeline import BuildOptions, StageTimer, build, overlay_messages
 from ..build.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
 from ..content.config import load_config
-from ..content.theme import load_templates
-from ..model.languages import catalogue_languages
-from ..outputs.interface import OVERLAY_MESSAGES, interface
 from ..model.errors import BuildFailed, display_path
 from ..model.urls import Urls
 from .handlers import PreviewServer, handler_for, open_server
@@ -100,17 +97,6 @@ def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = No
     status.publish([], report.written + report.removed > 0, base_path(options), words)
     return report
 
-
-def overlay_messages(options: BuildOptions) -> dict[str, str] | None:
-    """What the error overlay says, in site.yaml's language; None while site.yaml or the
-    catalogue cannot be read (the overlay keeps its last words)."""
-    try:
-        templates = load_templates(options.project / "templates")
-        config = load_config(options.content, options.base_url, catalogue_languages(templates))
-        ui = interface(templates, config.language)
-    except (BuildFailed, OSError, ValueError, KeyError):
-        return None
-    return {key: ui.gettext(message) for key, message in OVERLAY_MESSAGES.items()}
 
 
 def exception_error(err: Exception) -> str:
