@@ -132,10 +132,13 @@ def _site_options(cmd: argparse.ArgumentParser) -> None:
                      help="processes for independent work (default: one per core)")
 
 
+PROJECT = Path(__file__).resolve().parent.parent
+"""The folder of build.py, templates/ and static/."""
+
+
 def options_from(args: argparse.Namespace) -> BuildOptions:
     """BuildOptions from parsed arguments; templates and static files sit beside build.py."""
-    project = Path(__file__).resolve().parent.parent
-    return BuildOptions(content=args.content, out=args.out, project=project,
+    return BuildOptions(content=args.content, out=args.out, project=PROJECT,
                         base_url=args.base_url, drafts=args.drafts, cache=args.cache,
                         workers=max(1, args.jobs))
 
@@ -161,7 +164,7 @@ def run_check(args: argparse.Namespace) -> int:
     """`check`: the errors a build would stop on and what the whole digest shows; writes nothing.
     0 when clean; 1 on an error, or with --strict on any finding."""
     try:
-        checkup = check_content(args.content)
+        checkup = check_content(args.content, PROJECT)
     except BuildFailed as failed:  # why: site.yaml or a paper file could not be read at all
         for error in failed.errors:
             print(error, file=sys.stderr)

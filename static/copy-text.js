@@ -4,8 +4,12 @@
    to press Ctrl+C. Nothing here throws. */
 (function () {
   "use strict";
+  // why: the page gives every script its words, in the site's language
+  var source = document.getElementById("interface-messages");
+  var messages = source ? JSON.parse(source.textContent) : {};
 
-  function say(button, message) {
+  function say(button, key) {
+    var message = messages[key] || "";
     var status = document.getElementById(button.getAttribute("data-copy-status") || "");
     if (status) status.textContent = message;
   }
@@ -26,8 +30,7 @@
     } catch (error) {
       copied = false;
     }
-    say(button, copied ? "Copied to the clipboard."
-                       : "The browser did not allow copying: the text is selected, press Ctrl+C (⌘C on a Mac).");
+    say(button, copied ? "copied" : "copyRefused");
   }
 
   function copy(button) {
@@ -40,7 +43,7 @@
     }
     try {
       clipboard.writeText(source.textContent).then(function () {
-        say(button, "Copied to the clipboard.");
+        say(button, "copied");
       }, function () {
         fallback(button, source);
       });

@@ -9,12 +9,12 @@
   const form = document.getElementById("list-controls");
   const container = document.getElementById("paper-list");
   if (!reading || !form || !container || !window.fetch || !window.history.pushState) { return; }
-  const { config, el } = reading;
+  const { config, el, say, count, number } = reading;
   const sortSelect = document.getElementById("list-sort");
   const tagSelect = document.getElementById("list-tag");
   const chips = document.getElementById("list-filters");
   const status = document.getElementById("list-status");
-  const SORTS = { added: "newest added first", title: "by title", venue: "by venue" };
+  const SORTS = { added: "sortAdded", title: "sortTitle", venue: "sortVenue" }; // their words' keys
   const WINDOW = 2; // page numbers on each side of the current one, as the build's pagination
   const serverRows = Array.from(container.childNodes); // why: Back to the page as built
   const builtPath = window.location.pathname;
@@ -70,8 +70,8 @@
 
   function pagination(state, pages) {
     const nav = el("nav", "pagination");
-    nav.setAttribute("aria-label", "Pages");
-    if (state.page > 1) { nav.append(pageLink(state, state.page - 1, "← Previous", "prev")); }
+    nav.setAttribute("aria-label", say("pages"));
+    if (state.page > 1) { nav.append(pageLink(state, state.page - 1, say("previousPage"), "prev")); }
     const list = el("ol", "page-numbers");
     pageNumbers(state.page, pages).forEach((n) => {
       const item = el("li", n ? "" : "gap", n ? undefined : "…");
@@ -84,20 +84,20 @@
       list.append(item);
     });
     nav.append(list);
-    if (state.page < pages) { nav.append(pageLink(state, state.page + 1, "Next →", "next")); }
+    if (state.page < pages) { nav.append(pageLink(state, state.page + 1, say("nextPage"), "next")); }
     return nav;
   }
 
   function names(tags, tagsBySlug) {
-    const words = tags.map((slug) => tagsBySlug.get(slug).name);
-    return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+    return reading.list(tags.map((slug) => tagsBySlug.get(slug).name));
   }
 
-  function statusText(state, count, pages, tagsBySlug) {
-    const papers = `${count} ${count === 1 ? "paper" : "papers"}`;
-    const tagged = state.tags.length ? ` tagged ${names(state.tags, tagsBySlug)}` : "";
-    const page = pages > 1 ? `, page ${state.page} of ${pages}` : "";
-    return `${papers}${tagged}, ${SORTS[state.sort]}${page}.`;
+  /** '12 papers tagged llm and agents, by title, page 2 of 3.' in the site's language. */
+  function statusText(state, total, pages, tagsBySlug) {
+    const papers = state.tags.length ? count("papersTagged", total, { tag: names(state.tags, tagsBySlug) })
+      : count("papers", total);
+    const values = { papers, sort: say(SORTS[state.sort]), page: number(state.page), pages: number(pages) };
+    return say(pages > 1 ? "listStatusPage" : "listStatus", values);
   }
 
   function drawChips(state, tagsBySlug) {
@@ -105,7 +105,7 @@
       const button = el("button", "chip", `${tagsBySlug.get(slug).name} ×`);
       button.type = "button";
       button.dataset.tag = slug;
-      button.setAttribute("aria-label", `Remove the filter ${tagsBySlug.get(slug).name}`);
+      button.setAttribute("aria-label", say("removeTagFilter", { tag: tagsBySlug.get(slug).name }));
       const item = el("li");
       item.append(button);
       return item;
@@ -118,9 +118,9 @@
     refs.forEach((ref) => papers[ref].tags.forEach((tag) => counts.set(tag, (counts.get(tag) || 0) + 1)));
     Array.from(tagSelect.options).forEach((option) => {
       if (!option.value) { return; }
-      const count = counts.get(option.value) || 0;
-      option.textContent = `${option.dataset.name} (${count})`;
-      option.disabled = count === 0 || state.tags.includes(option.value);
+      const papers = counts.get(option.value) || 0;
+      option.textContent = `${option.dataset.name} (${number(papers)})`;
+      option.disabled = papers === 0 || state.tags.includes(option.value);
     });
   }
 
@@ -136,10 +136,10 @@
     }
     let data;
     try {
-      status.textContent = "Loading every paper…";
+      status.textContent = say("listLoading");
       data = await reading.loadList();
     } catch (error) {
-      status.textContent = "The list of papers could not be loaded; the pages below are the digest newest first.";
+      status.textContent = say("listFailed");
       return;
     }
     if (mine !== drawing) { return; } // why: a later choice was made while this one loaded

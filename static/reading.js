@@ -9,6 +9,43 @@
   if (!manifest) { return; }
   const config = JSON.parse(manifest.textContent);
 
+  /* ---- words: every one comes from the page, in the site's language ---------------------- */
+  const wordsSource = document.getElementById("interface-messages");
+  const messages = wordsSource ? JSON.parse(wordsSource.textContent) : {};
+  const lang = document.documentElement.lang || "en";
+  const plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+  const numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
+
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, (all, name) => (name in values ? String(values[name]) : all));
+  }
+  /** The message `key` with its %(name)s placeholders filled from `values`. */
+  function say(key, values) { return fill(messages[key] || "", values || {}); }
+  /** A count as the site's language writes it. */
+  function number(n) { return numbers ? numbers.format(n) : String(n); }
+  /** The form of the plural message `key` for `n` (one per CLDR category of the language, picked
+      by Intl.PluralRules), with %(num)s as the language writes n. */
+  function count(key, n, values) {
+    const forms = messages[key] || {};
+    const form = forms[plurals ? plurals.select(n) : "other"] || forms.other || "";
+    return fill(form, { num: number(n), ...(values || {}) });
+  }
+  /** Names joined as the language joins them: 'a, b and c', 'a、b和c' (CLDR's list pattern). */
+  function list(names) {
+    const pattern = messages.listPattern || {};
+    const join = (form, a, b) => (pattern[form] || "{0}, {1}").replace("{0}", a).replace("{1}", b);
+    if (names.length < 2) { return names.join(""); }
+    if (names.length === 2) { return join("2", names[0], names[1]); }
+    let text = join("end", names[names.length - 2], names[names.length - 1]);
+    for (let n = names.length - 3; n > 0; n--) { text = join("middle", names[n], text); }
+    return join("start", names[0], text);
+  }
+  /** Nodes for the message `key` with `node` where its %(name)s placeholder is. */
+  function around(key, name, node) {
+    const parts = (messages[key] || `%(${name})s`).split(`%(${name})s`);
+    return [parts[0], node, parts.slice(1).join("")].filter((part) => part !== "");
+  }
+
   /* ---- storage: one key per kind of thing, under the site's own name (several digests can
      share an origin, as GitHub project sites do) ---------------------------------------------- */
   const storage = {
@@ -118,8 +155,8 @@
     root.querySelectorAll("[data-paper][data-added]").forEach((row) => {
       const title = row.querySelector(".card-title");
       if (row.dataset.added > since && title && !title.querySelector(".badge-new")) {
-        const badge = el("span", "badge badge-new", "new");
-        badge.title = "Added since your last visit";
+        const badge = el("span", "badge badge-new", say("new"));
+        badge.title = say("newTitle");
         title.append(" ", badge);
       }
     });
@@ -170,15 +207,17 @@
       authors.append(author.url ? link(author.url, author.name) : author.name);
     });
     if (paper.more) {
-      authors.append(` +${paper.more}`, el("span", "visually-hidden", " more"));
+      authors.append(` +${paper.more}`, el("span", "visually-hidden", ` ${say("moreAuthors")}`));
     }
     meta.append(authors);
     if (paper.venue) { meta.append(" · ", el("span", "", paper.venue)); }
-    if (paper.presentation) { meta.append(" ", el("span", "badge", paper.presentation)); }
-    const added = el("span", "added", "added ");
+    if (paper.presentation) {
+      meta.append(" ", el("span", "badge", say(paper.presentation) || paper.presentation));
+    }
+    const added = el("span", "added");
     const time = el("time", "", paper.added_human);
     time.dateTime = paper.added;
-    added.append(time);
+    added.append(...around("added", "date", time));
     meta.append(" · ", added);
     return meta;
   }
@@ -189,13 +228,13 @@
     save.dataset.save = paper.slug;
     save.setAttribute("aria-pressed", "false");
     save.hidden = true;
-    save.append(el("span", "save-label", "Save"), el("span", "visually-hidden", ` ${paper.text}`));
+    save.append(el("span", "save-label", say("save")), el("span", "visually-hidden", ` ${paper.text}`));
     return save;
   }
 
   function tagList(paper, tagsBySlug) {
     const list = el("ul", "tags");
-    list.setAttribute("aria-label", "Tags");
+    list.setAttribute("aria-label", say("tags"));
     paper.tags.forEach((slug) => {
       const tag = tagsBySlug.get(slug);
       if (!tag) { return; }
@@ -211,19 +250,19 @@
   /** The abstract, fetched from the search's documents the first time the row is opened. */
   function folded(paper, ref) {
     const details = el("details", "card-more");
-    details.append(el("summary", "", "Abstract"));
+    details.append(el("summary", "", say("abstract")));
     const body = el("div", "abstract");
     const more = el("p", "links");
-    more.append(link(paper.url, "Links, notes and BibTeX on the paper's page"));
+    more.append(link(paper.url, say("onPaperPage")));
     details.append(body, more);
     details.addEventListener("toggle", () => {
       if (!details.open || body.dataset.filled) { return; }
       body.dataset.filled = "true";
-      body.textContent = "Loading the abstract…";
+      body.textContent = say("abstractLoading");
       documentOf(ref).then((doc) => {
         body.textContent = "";
         String(doc.text).split(/\n\s*\n/).forEach((part) => body.append(el("p", "", part)));
-      }, () => { body.textContent = "The abstract could not be loaded; it is on the paper's page."; });
+      }, () => { body.textContent = say("abstractFailed"); });
     });
     return details;
   }
@@ -237,7 +276,7 @@
     const a = link(paper.url, "");
     a.innerHTML = paper.title; // why: the build's own escaped title HTML (math as MathML)
     title.append(a);
-    if (paper.draft) { title.append(" ", el("span", "badge", "draft")); }
+    if (paper.draft) { title.append(" ", el("span", "badge", say("draft"))); }
     article.append(title, metaLine(paper), saveButton(paper));
     if (paper.tags.length) { article.append(tagList(paper, tagsBySlug)); }
     article.append(folded(paper, ref));
@@ -254,6 +293,7 @@
     if (event.key === config.store + "saved") { changed(); } // why: saved in another tab
   });
 
-  window.DigestReading = { config, saved, storage, loadList, row, enliven, el, since };
+  window.DigestReading = { config, saved, storage, loadList, row, enliven, el, since,
+    say, count, number, list };
   enliven(document);
 })();

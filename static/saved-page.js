@@ -7,10 +7,9 @@
   const reading = window.DigestReading;
   const notice = document.getElementById("saved-needs-script");
   if (!reading || !notice || !window.fetch) { return; }
-  const { config, saved, el } = reading;
+  const { config, saved, el, say, count } = reading;
   if (!reading.storage.works()) {
-    notice.textContent = "Saving papers needs the browser's local storage, which this browser " +
-      "does not allow this site. Every paper is still in the list of papers, all.bib and papers.json.";
+    notice.textContent = say("savedNoStorage");
     return;
   }
   const tools = document.getElementById("saved-tools");
@@ -22,14 +21,10 @@
   notice.hidden = true;
   tools.hidden = false;
 
-  function countText(count) {
-    return count === 1 ? "1 saved paper" : `${count} saved papers`;
-  }
-
   function showCount() {
-    const count = saved.list().length;
-    status.textContent = count ? `${countText(count)}.` : "No saved papers yet: press Save on a paper to keep it here.";
-    exports.concat([clearButton]).forEach((button) => { button.disabled = count === 0; });
+    const total = saved.list().length;
+    status.textContent = total ? count("savedCount", total) : say("savedNone");
+    exports.concat([clearButton]).forEach((button) => { button.disabled = total === 0; });
   }
 
   /** A saved paper the digest no longer has: its title as it was saved, and its button. */
@@ -37,8 +32,8 @@
     const article = el("article", "card");
     article.dataset.paper = item.slug;
     article.append(el("h2", "card-title", item.title || item.slug));
-    const meta = el("p", "meta card-meta", "No longer in this digest. ");
-    const button = el("button", "save-toggle", "Save");
+    const meta = el("p", "meta card-meta", `${say("savedGone")} `);
+    const button = el("button", "save-toggle", say("save"));
     button.type = "button";
     button.dataset.save = item.slug;
     button.hidden = true;
@@ -58,7 +53,7 @@
     try {
       data = await reading.loadList();
     } catch (error) {
-      status.textContent = "The list of papers could not be loaded; try again later.";
+      status.textContent = say("savedListFailed");
       return;
     }
     const refOf = new Map(data.papers.map((paper, ref) => [paper.slug, ref]));
@@ -109,10 +104,9 @@
         download("saved-papers.json", "application/vnd.citationstyles.csl+json",
           JSON.stringify(items, null, 2) + "\n");
       }
-      const what = kind === "bib" ? "BibTeX (saved-papers.bib)" : "CSL-JSON (saved-papers.json)";
-      status.textContent = `Exported ${countText(keys.size)} as ${what}.`;
+      status.textContent = count(kind === "bib" ? "exportedBib" : "exportedCsl", keys.size);
     } catch (error) {
-      status.textContent = "The export could not be made: the digest's files could not be loaded.";
+      status.textContent = say("exportFailed");
     }
   }
 
@@ -122,7 +116,7 @@
     clearButton.setAttribute("aria-expanded", String(open));
     if (open) {
       document.getElementById("saved-confirm-text").textContent =
-        `Remove all ${countText(saved.list().length)} from this browser?`;
+        count("clearConfirm", saved.list().length);
       document.getElementById("saved-clear-no").focus();
     }
   }
@@ -135,11 +129,11 @@
     clearButton.focus();
   });
   document.getElementById("saved-clear-yes").addEventListener("click", () => {
-    const count = saved.list().length;
+    const total = saved.list().length;
     saved.clear();
     askToClear(false);
     draw();
-    status.textContent = `Removed ${countText(count)} from this browser.`;
+    status.textContent = count("cleared", total);
     list.focus();
   });
   // why: a paper unsaved here keeps its row (to save it again) until the page is reloaded

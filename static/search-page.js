@@ -51,14 +51,21 @@
     return pairs;
   }
 
-  function filterNames() { return activeFilters().map(function (f) { return f[0] + ": " + f[1]; }); }
+  var CHIPS = { tag: "chipTag", venue: "chipVenue", year: "chipYear" }; // their words' keys
+
+  /** 'tag: llm' in the site's language. */
+  function filterName(f) { return S.say(CHIPS[f[0]], { value: f[1] }); }
+
+  function filterNames() { return activeFilters().map(filterName); }
 
   /** The count, and the filters it is counted under: heard by screen readers, seen as the chips
       just below (written out here, the line would grow and push the results down on a phone). */
   function showStatus(total) {
     status.textContent = S.statusText(total, state.q);
     var names = filterNames();
-    if (names.length) { status.appendChild(S.el("span", "visually-hidden", " Filtered by " + names.join(", ") + ".")); }
+    if (names.length) {
+      status.appendChild(S.el("span", "visually-hidden", " " + S.say("filteredBy", { filters: S.list(names) })));
+    }
   }
 
   /** Shows the browse view for an empty search and reserves the results' room for any other
@@ -81,7 +88,7 @@
     var offset = append ? shown : 0;
     S.engine.search(state.q, filters(), PAGE, offset).then(function (reply) {
       if (ticket !== latest) { return; }
-      if (reply.type === "error") { status.textContent = "Search failed."; return; }
+      if (reply.type === "error") { status.textContent = S.say("searchFailed"); return; }
       if (!append) { list.textContent = ""; }
       reply.results.forEach(function (r) { list.appendChild(S.resultItem(r, false)); });
       shown = offset + reply.results.length;
@@ -90,7 +97,7 @@
       more.hidden = shown >= reply.total;
       drawFacets(reply.facets);
       list.dataset.shown = stateUrl(); // why: lets people and tests see which search is on screen
-    }, function () { status.textContent = "The search index could not be loaded."; });
+    }, function () { status.textContent = S.say("indexFailed"); });
   }
 
   function facetGroup(title, key, entries, selected) {
@@ -107,7 +114,7 @@
       button.dataset.facet = key;
       button.dataset.value = name;
       button.appendChild(S.el("span", "facet-name", name));
-      button.appendChild(S.el("span", "count", String(entry[1])));
+      button.appendChild(S.el("span", "count", S.number(entry[1])));
       var li = S.el("li");
       li.appendChild(button);
       ul.appendChild(li);
@@ -119,9 +126,9 @@
   function drawFacets(f) {
     var focused = focusedControl(facetBox);
     facetBox.textContent = "";
-    [facetGroup("Tags", "tag", f.tags, state.tags),
-      facetGroup("Venue", "venue", f.venues, state.venue ? [state.venue] : []),
-      facetGroup("Year", "year", f.years, state.year ? [state.year] : [])
+    [facetGroup(S.say("facetTags"), "tag", f.tags, state.tags),
+      facetGroup(S.say("facetVenue"), "venue", f.venues, state.venue ? [state.venue] : []),
+      facetGroup(S.say("facetYear"), "year", f.years, state.year ? [state.year] : [])
     ].forEach(function (g) { if (g) { facetBox.appendChild(g); } });
     // why: the facets are drawn anew with every answer; the reader stays on the one they toggled
     if (focused) { refocus(facetBox, focused); }
@@ -149,18 +156,18 @@
   function drawChips() {
     chips.textContent = "";
     activeFilters().forEach(function (f) {
-      var chip = S.el("button", "chip", f[0] + ": " + f[1]);
+      var chip = S.el("button", "chip", filterName(f));
       chip.type = "button";
       chip.dataset.facet = f[0];
       chip.dataset.value = f[1];
-      chip.setAttribute("aria-label", "Remove filter " + f[0] + ": " + f[1]);
+      chip.setAttribute("aria-label", S.say("removeFilter", { filter: filterName(f) }));
       chip.appendChild(S.el("span", "chip-x", "\u00d7")).setAttribute("aria-hidden", "true");
       var li = S.el("li");
       li.appendChild(chip);
       chips.appendChild(li);
     });
-    var count = activeFilters().length;
-    filtersToggle.textContent = count ? "Filters (" + count + ")" : "Filters";
+    var on = activeFilters().length;
+    filtersToggle.textContent = on ? S.say("filtersCount", { num: S.number(on) }) : S.say("filters");
   }
 
   /** Where focus goes when a chip goes: the next chip, else the one before, else the box. */

@@ -9,6 +9,41 @@
   if (!form || !manifest || !window.Worker || !window.fetch) { return; }
   var config = JSON.parse(manifest.textContent);
 
+  /* ---- words: every one comes from the page, in the site's language -------------------- */
+  var messages = JSON.parse((document.getElementById("interface-messages") || {}).textContent || "{}");
+  var lang = document.documentElement.lang || "en";
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+  var numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
+
+  /** The message `key` with its %(name)s placeholders filled from `values`. */
+  function say(key, values) {
+    return fill(messages[key] || "", values || {});
+  }
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      return name in values ? String(values[name]) : all;
+    });
+  }
+  /** The form of the plural message `key` for `n` (the build gives one per CLDR category of the
+      language, Intl.PluralRules picks it), with %(num)s as the language writes n. */
+  function count(key, n, values) {
+    var forms = messages[key] || {};
+    var form = forms[plurals ? plurals.select(n) : "other"] || forms.other || "";
+    return fill(form, Object.assign({ num: number(n) }, values || {}));
+  }
+  /** A count as the site's language writes it. */
+  function number(n) { return numbers ? numbers.format(n) : String(n); }
+  /** Names joined as the language joins them: 'a, b and c', 'a、b和c' (CLDR's list pattern). */
+  function list(names) {
+    var pattern = messages.listPattern || {};
+    function join(form, a, b) { return (pattern[form] || "{0}, {1}").replace("{0}", a).replace("{1}", b); }
+    if (names.length < 2) { return names.join(""); }
+    if (names.length === 2) { return join("2", names[0], names[1]); }
+    var text = join("end", names[names.length - 2], names[names.length - 1]);
+    for (var n = names.length - 3; n > 0; n--) { text = join("middle", names[n], text); }
+    return join("start", names[0], text);
+  }
+
   /* ---- the worker ---------------------------------------------------------------------- */
   var scripts = config.scripts;
   var engine = {
@@ -124,15 +159,18 @@
   function showSearched(notice, searched) {
     notice.textContent = "";
     if (!searched) { return; }
-    notice.appendChild(document.createTextNode("Showing results for "));
+    // why: the query goes where the language puts it, as nodes (its corrected words in <em>)
+    var around = (messages.showingResultsFor || "%(query)s").split("%(query)s");
+    notice.appendChild(document.createTextNode(around[0]));
     searched.forEach(function (part) {
       notice.appendChild(part.corrected ? el("em", "", part.text) : document.createTextNode(part.text));
     });
+    notice.appendChild(document.createTextNode(around.slice(1).join("")));
   }
 
   function statusText(total, q) {
-    if (total === 0) { return q ? "No papers match \u201c" + q + "\u201d." : "No papers match these filters."; }
-    return total + (total === 1 ? " paper matches." : " papers match.");
+    if (total === 0) { return q ? say("noMatch", { query: q }) : say("noMatchFilters"); }
+    return count("matches", total);
   }
 
   /* ---- keyboard: arrows move through result links, Esc clears -------------------------- */
@@ -169,7 +207,7 @@
   }
 
   window.DigestSearch = { engine: engine, el: el, resultItem: resultItem, statusText: statusText,
-    showSearched: showSearched,
+    showSearched: showSearched, say: say, count: count, number: number, list: list,
     keyboard: keyboard, debounce: debounce, config: config };
 
   /* ---- the header box: a WAI-ARIA 1.2 combobox ------------------------------------------
@@ -220,13 +258,13 @@
   function show(reply, q) {
     list.textContent = "";
     setOpen(true);
-    if (reply.type === "error") { status.textContent = "Search failed."; return; }
+    if (reply.type === "error") { status.textContent = say("searchFailed"); return; }
     reply.results.forEach(function (r, n) { list.appendChild(optionItem(r, n)); });
     showSearched(notice, reply.searched);
     status.textContent = statusText(reply.total, q);
     all.href = pageUrl(q);
     all.hidden = reply.total <= reply.results.length;
-    all.textContent = "All " + reply.total + " results";
+    all.textContent = count("allResults", reply.total);
   }
 
   var update = debounce(function () {
@@ -235,19 +273,19 @@
     if (!q.trim()) { list.textContent = ""; status.textContent = ""; showSearched(notice, null); setOpen(false); return; }
     engine.search(q, {}, 6).then(function (reply) {
       if (ticket === latest) { show(reply, q); }
-    }, function () { status.textContent = "The search index could not be loaded."; setOpen(true); });
+    }, function () { status.textContent = say("indexFailed"); setOpen(true); });
   }, 120);
 
   function onKey(event) {
-    var count = options().length;
+    var shown = options().length;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      if (!count) { return; }
+      if (!shown) { return; }
       event.preventDefault();
       if (panel.hidden) { setOpen(true); }
       var step = event.key === "ArrowDown" ? 1 : -1;
       // why: past either end the box itself is active again, as in the APG's list autocomplete
       var to = active + step;
-      activate(to < -1 ? count - 1 : (to >= count ? -1 : to));
+      activate(to < -1 ? shown - 1 : (to >= shown ? -1 : to));
     } else if (event.key === "Enter" && active >= 0 && !panel.hidden) {
       event.preventDefault();
       window.location.href = options()[active].querySelector("a").href;

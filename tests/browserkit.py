@@ -18,7 +18,22 @@ from sitecheck import BASE_PATH
 TIMEOUT_MS = 10_000
 RESULT_LINKS = "#search-results li.card h2.card-title a"
 READY = '#search-input[data-ready="true"]'
-STATUS_OK = re.compile(r"^(No papers match .*|\d+ papers? match(es)?\.( Filtered by .*\.)?)$", re.S)
+
+
+def status_pattern(language: str) -> re.Pattern[str]:
+    """What the search status may say in `language`: no match, or a count of matches, and the
+    filters it is counted under."""
+    from generator.content.theme import load_templates
+    from generator.outputs.interface import interface, script_messages
+    said = script_messages(interface(load_templates(sitecheck.REPO / "templates"), language))
+    texts = [said["noMatch"], said["noMatchFilters"], *said["matches"].values()]
+    parts = [re.escape(text).replace(re.escape("%(query)s"), ".*").replace(re.escape("%(num)s"), r"[\d,]+")
+             for text in texts]
+    filtered = re.escape(said["filteredBy"]).replace(re.escape("%(filters)s"), ".*")
+    return re.compile("^(" + "|".join(parts) + ")( " + filtered + ")?$", re.S)
+
+
+STATUS_OK = status_pattern(sitecheck.shipped_language())
 
 
 @pytest.fixture(scope="module")

@@ -134,10 +134,13 @@ def _round_trip(data: bytes, expected: dict[str, Expected] | None) -> list[str]:
     return found
 
 
-def expected_item(paper) -> Expected:  # noqa: ANN001 - a generator.model.records.Paper
-    """What a paper's feed item must read as: its title, and abstract, notes and link labels."""
+def expected_item(paper, said: Callable[[str], str] = str) -> Expected:  # noqa: ANN001 - a Paper
+    """What a paper's feed item must read as: its title, and abstract, notes and link labels;
+    `said` gives the interface's words in the site's language (English as written by default)."""
     parts = [paper.abstract_text]
     if paper.notes_html:
-        parts += ["Curator’s notes", paper.notes_text]
-    parts += [link.label for link in paper.links]
+        parts += [said("Curator’s notes"), paper.notes_text]
+    # why: 'Code' and 'Project page' are words of the interface; arXiv, PDF, DOI are names
+    parts += [said(link.label) if link.kind in ("code", "project") else link.label
+              for link in paper.links]
     return Expected(paper.title, " ".join(" ".join(parts).split()))

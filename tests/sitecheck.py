@@ -9,6 +9,7 @@ import contextlib
 import functools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -55,6 +56,41 @@ def build(out: Path, base_url: str, content: Path = CONTENT, **env: str) -> Path
     assert done.returncode == 0, (f"build failed ({done.returncode}): {' '.join(cmd)}\n"
                                   f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
     return out
+
+
+def content_in(language: str, folder: Path, content: Path = CONTENT) -> Path:
+    """A copy of `content` in `folder` whose site.yaml sets `language`: the shipped digest
+    with another interface, its papers as they are."""
+    shutil.copytree(content, folder)
+    site_yaml = folder / "site.yaml"
+    lines = [line for line in site_yaml.read_text(encoding="utf-8").splitlines()
+             if not line.startswith("language:")]
+    site_yaml.write_text("\n".join(lines + [f"language: {language}"]) + "\n", encoding="utf-8")
+    return folder
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_language() -> str:
+    """The interface language of the shipped digest (content/site.yaml)."""
+    return yaml.safe_load((CONTENT / "site.yaml").read_text(encoding="utf-8")).get("language", "en")
+
+
+def said(message: str, language: str | None = None, **values: str) -> str:
+    """`message` as the interface says it in `language` (default: the shipped digest's),
+    filled with `values`."""
+    text = _interface(language or shipped_language()).gettext(message)
+    return text % values if values else text
+
+
+def said_count(singular: str, plural: str, n: int, language: str | None = None) -> str:
+    """A message with a plural as the interface says it for `n`."""
+    return _interface(language or shipped_language()).ngettext(singular, plural, n)
+
+
+def _interface(language: str):
+    from generator.content.theme import load_templates
+    from generator.outputs.interface import interface
+    return interface(load_templates(REPO / "templates"), language)
 
 
 def load_metadata() -> list[dict]:

@@ -87,7 +87,8 @@ SMALL_TARGETS = """() => {
     if (!block) return false;
     const copy = block.cloneNode(true);
     copy.querySelectorAll("a, button").forEach(a => a.remove());
-    return /[A-Za-z]{3,}.*\\s.*[A-Za-z]{3,}/.test(copy.textContent);
+    // why: Chinese writes a sentence without spaces; two runs of Han characters make one
+    return /[A-Za-z]{3,}.*\\s.*[A-Za-z]{3,}|[\\u3400-\\u9fff]{2,}.*[\\u3400-\\u9fff]{2,}/.test(copy.textContent);
   };
   return [...document.querySelectorAll("a[href], button, input, [role=option]")].filter(el => {
     const r = el.getBoundingClientRect(), s = getComputedStyle(el);

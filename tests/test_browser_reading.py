@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 import sitecheck
 from browserkit import TIMEOUT_MS, Watch, browser, origin, site  # noqa: F401
 from factories import paper_source, write_content
-from sitecheck import BASE_PATH, BASE_URL
+from sitecheck import BASE_PATH, BASE_URL, said, said_count
 
 ROWS = "#paper-list article.card"
 ROW_TITLES = ROWS + " .card-title a"
@@ -139,8 +139,10 @@ def test_rows_are_compact_several_to_a_first_screen(browser, origin, viewport, a
 def test_rows_label_the_added_date_and_name_authors_short(reader):
     reader.goto(BASE_PATH)
     first = reader.locator(ROWS).first
-    expect(first.locator(".added")).to_have_text("added 29 Nov 2026")
-    expect(first.locator(".short-authors")).to_have_text(re.compile(r"^[A-Z]\. \S+, [A-Z]\. \S+ \+\d+ more$"))
+    day = sitecheck._interface(sitecheck.shipped_language()).short_date(dt.date(2026, 11, 29))
+    expect(first.locator(".added")).to_have_text(said("added %(date)s", date=day))
+    more = re.escape(said("more"))
+    expect(first.locator(".short-authors")).to_have_text(re.compile(rf"^[A-Z]\. \S+, [A-Z]\. \S+ \+\d+ {more}$"))
 
 
 def test_an_abstract_opens_in_place_without_javascript(browser, origin):  # noqa: F811
@@ -157,7 +159,7 @@ def test_an_abstract_opens_in_place_without_javascript(browser, origin):  # noqa
         expect(page.locator("button[data-save]").first).to_be_hidden()
         page.goto(BASE_PATH + "saved/")
         expect(page.locator("#saved-needs-script")).to_be_visible()
-        expect(page.locator("#saved-needs-script")).to_contain_text("needs JavaScript")
+        expect(page.locator("#saved-needs-script")).to_contain_text("JavaScript")
         expect(page.locator("#saved-tools")).to_be_hidden()
         page.goto(BASE_PATH + "papers/agentoccam/")
         expect(page.locator("button[data-save]")).to_be_hidden()
@@ -293,7 +295,8 @@ def test_the_saved_page_lists_exports_and_clears(browser, origin, site):  # noqa
             page.locator(ROWS).nth(n).locator("button[data-save]").click()
         wanted = [page.locator(ROWS).nth(n).get_attribute("data-paper") for n in (0, 3)]
         page.goto(BASE_PATH + "saved/")
-        expect(page.locator("#saved-status")).to_have_text("2 saved papers.")
+        expect(page.locator("#saved-status")).to_have_text(
+            said_count("%(num)s saved paper.", "%(num)s saved papers.", 2))
         expect(page.locator("#saved-list article.card")).to_have_count(2)
         assert [page.locator("#saved-list article.card").nth(n).get_attribute("data-paper")
                 for n in (0, 1)] == wanted
@@ -309,8 +312,9 @@ def test_the_saved_page_lists_exports_and_clears(browser, origin, site):  # noqa
         items = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
         published = {i["id"]: i for i in json.loads((site / "papers.json").read_text())}
         assert {i["id"] for i in items} == keys and all(i == published[i["id"]] for i in items)
-        expect(page.locator("#saved-status")).to_have_text(
-            "Exported 2 saved papers as CSL-JSON (saved-papers.json).")
+        expect(page.locator("#saved-status")).to_have_text(said_count(
+            "Exported %(num)s saved paper as CSL-JSON (saved-papers.json).",
+            "Exported %(num)s saved papers as CSL-JSON (saved-papers.json).", 2))
         # clearing asks first; "Keep them" keeps them
         page.locator("#saved-clear").click()
         expect(page.locator("#saved-confirm")).to_be_visible()
@@ -321,10 +325,13 @@ def test_the_saved_page_lists_exports_and_clears(browser, origin, site):  # noqa
         page.locator("#saved-clear").click()
         page.locator("#saved-clear-yes").click()
         expect(page.locator("#saved-list article.card")).to_have_count(0)
-        expect(page.locator("#saved-status")).to_have_text("Removed 2 saved papers from this browser.")
+        expect(page.locator("#saved-status")).to_have_text(said_count(
+            "Removed %(num)s saved paper from this browser.",
+            "Removed %(num)s saved papers from this browser.", 2))
         assert page.evaluate(f"localStorage.getItem({SAVED!r})") == "[]"
         page.reload()
-        expect(page.locator("#saved-status")).to_contain_text("No saved papers yet")
+        expect(page.locator("#saved-status")).to_have_text(
+            said("No saved papers yet: press Save on a paper to keep it here."))
         expect(page.locator("#saved-export-bib")).to_be_disabled()
         only_this_site(page, origin)
     finally:

@@ -17,7 +17,7 @@ from browserkit import (READY, RESULT_LINKS, STATUS_OK, TIMEOUT_MS, browser, ope
                         origin, site,
                         page, result_titles, type_query)
 from generator.search.packed import unpack
-from sitecheck import BASE_PATH, BASE_URL
+from sitecheck import BASE_PATH, BASE_URL, said
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
 PROMPTRIEVER = "Promptriever: Instruction-Trained Retrievers Can Be Prompted Like Language Models"
@@ -55,7 +55,7 @@ def test_a_typo_beside_a_right_word_is_corrected_and_said(page):
     type_query(page, "exact unlaerning")
     assert result_titles(page)[0] == UNLEARNING
     notice = page.locator("#search-notice")
-    expect(notice).to_have_text("Showing results for exact unlearning")
+    expect(notice).to_have_text(said("Showing results for %(query)s", query="exact unlearning"))
     expect(notice.locator("em")).to_have_text("unlearning")
     type_query(page, "exact unlearning")
     expect(notice).to_have_text("")
@@ -66,7 +66,8 @@ def test_header_box_says_what_it_searched_instead(page):
     page.goto(BASE_PATH)
     page.keyboard.press("/")
     page.keyboard.type("unlaerning ")
-    expect(page.locator("#site-search-notice")).to_have_text("Showing results for unlearning ")
+    expect(page.locator("#site-search-notice")).to_have_text(
+        said("Showing results for %(query)s", query="unlearning "))
     expect(page.locator("#site-search-results a").first).to_have_text(UNLEARNING)
 
 
@@ -170,7 +171,7 @@ def test_404_page_at_a_deep_missing_path(page, origin):
     page.watch.expected_status[origin + url] = 404
     response = page.goto(url)
     assert response is not None and response.status == 404
-    expect(page.locator("h1")).to_have_text("Page not found")
+    expect(page.locator("h1")).to_have_text(said("Page not found"))
     _stylesheet_applied(page)
     links = page.locator("main a")
     assert links.count() >= 3

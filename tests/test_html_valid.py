@@ -20,7 +20,11 @@ GOLDEN_SITE = Path(__file__).parent / "golden/site"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    return sitecheck.build(tmp_path_factory.mktemp("vnu") / "site", BASE_URL)
+    """The shipped digest as shipped (zh-CN), and in English beside it under site/en/."""
+    root = tmp_path_factory.mktemp("vnu")
+    built = sitecheck.build(root / "site", BASE_URL)
+    sitecheck.build(built / "en", BASE_URL, content=sitecheck.content_in("en", root / "content-en"))
+    return built
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +72,7 @@ def test_every_page_is_valid_html(site, paginated):
     for markup in ('data-copy-target="bibtex-entry"', "copy-text.js", "application/ld+json",
                    'name="citation_title"', 'property="og:title"', 'data-save=', 'aria-pressed',
                    'id="list-controls"', 'id="saved-needs-script"', 'aria-current="page"',
-                   '<details class="card-more">'):
+                   '<details class="card-more">', '<html lang="zh-CN">', '<html lang="en">'):
         assert markup in checked, f"no validated page has {markup}"
     messages = _vnu_messages(pages)
     errors = [m for m in messages if m.get("type") in ("error", "non-document-error")]

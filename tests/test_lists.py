@@ -3,10 +3,10 @@
 import datetime as dt
 import json
 
-from factories import make_paper, make_site
+from factories import make_paper, make_site, theme
 from generator.model.urls import Urls
-from generator.outputs.lists import (list_jobs, list_orders, page_numbers, short_authors,
-                                     short_date, short_name)
+from generator.outputs.interface import interface
+from generator.outputs.lists import list_jobs, list_orders, page_numbers, short_authors, short_name
 
 URLS = Urls("https://example.org/digest/")
 
@@ -36,8 +36,11 @@ def test_short_authors_links_no_page_for_a_name_without_letters():
     assert short_authors(("???",), URLS)["names"] == [{"name": "???", "url": ""}]
 
 
-def test_short_date_is_the_same_in_every_locale():
-    assert short_date(dt.date(2026, 11, 29)) == "29 Nov 2026"
+def test_a_rows_short_date_is_written_as_the_sites_language_writes_it():
+    day = dt.date(2026, 11, 29)
+    assert interface(theme().templates, "en").short_date(day) == "29 Nov 2026"
+    assert interface(theme().templates, "en-US").short_date(day) == "Nov 29, 2026"
+    assert interface(theme().templates, "zh-CN").short_date(day) == "2026年11月29日"
 
 
 def test_page_numbers_show_the_ends_and_the_pages_around_the_current_one():
@@ -67,7 +70,7 @@ def test_list_orders_sort_by_title_ignoring_case_and_by_venue_with_none_last():
 
 def test_list_json_has_what_a_row_shows_and_each_papers_citation_key():
     site = three_papers()
-    (job,) = list_jobs(site)
+    (job,) = list_jobs(site, theme().templates)
     data = json.loads(job.made().data)
     assert job.path == "list.json"
     assert data["tags"] == [{"name": "llm", "slug": "llm", "url": "/digest/tags/llm/"},
@@ -85,6 +88,6 @@ def test_list_json_carries_a_hostile_title_as_escaped_html_only():
     # why: rows drawn by script set the title as HTML (it may hold MathML), so it must be the
     # build's escaped HTML, never the curator's text
     site = make_site([make_paper("x", title="<img src=x onerror=alert(1)> & $x^2$")])
-    entry = json.loads(list_jobs(site)[0].made().data)["papers"][0]
+    entry = json.loads(list_jobs(site, theme().templates)[0].made().data)["papers"][0]
     assert "<img" not in entry["title"] and "&lt;img src=x onerror=alert(1)&gt; &amp;" in entry["title"]
     assert entry["text"].startswith("<img src=x onerror=alert(1)> & ")

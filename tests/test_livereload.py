@@ -10,7 +10,8 @@ def test_status_event_is_one_server_sent_event_named_build():
     lines = event.decode().split("\n")
     assert lines[0] == "event: build" and event.endswith(b"\n\n")
     assert json.loads(lines[1].removeprefix("data: ")) == {
-        "version": "run-3", "errors": ["content/papers/x.md:5: '<b>' is wrong"]}
+        "version": "run-3", "errors": ["content/papers/x.md:5: '<b>' is wrong"],
+        "messages": {}}
 
 
 def test_inject_puts_the_script_before_the_last_closing_body_tag():

@@ -46,9 +46,10 @@ def test_hostile_title_stays_inside_the_json_ld_and_reads_back_exactly():
     page = pages_of(make_site([paper]))["papers/x/index.html"]
     parser = Scripts()
     parser.feed(page)
-    # the JSON-LD and the search and reading manifests: the hostile title opened no other script
+    # the JSON-LD, the search and reading manifests and the scripts' messages: the hostile title
+    # opened no other script
     assert sorted(kind for kind, _ in parser.scripts) == ["application/json", "application/json",
-                                                          "application/ld+json"]
+                                                          "application/json", "application/ld+json"]
     [text] = [text for kind, text in parser.scripts if kind == "application/ld+json"]
     data = json.loads(text)
     # why: the title is read as LaTeX ('--' is an en dash), the abstract's text is given as is
@@ -90,7 +91,7 @@ def test_every_page_gets_social_tags_and_papers_are_articles():
     home = page_meta(site.config, paths.HOME, "", "")
     assert dict(home["og"]) == {"og:title": "Test Digest", "og:description": "Papers for tests.",
                                 "og:type": "website", "og:site_name": "Test Digest",
-                                "og:url": "https://example.org/digest/"}
+                                "og:url": "https://example.org/digest/", "og:locale": "en_US"}
     assert home["names"] == [("twitter:card", "summary"), ("twitter:site", "@digest")]
     paper = page_meta(site.config, paths.paper_file("x"), "A Paper", "We study.", site.papers[0])
     assert dict(paper["og"])["og:type"] == "article" and paper["json_ld"]

@@ -11,7 +11,7 @@ from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_o
 from generator.content.links import build_links
 from generator.content.theme import load_theme
 from generator.model.records import Link
-from generator.outputs.pages import card_inputs, environment, excerpt, human_date, render_card
+from generator.outputs.pages import card_inputs, environment, excerpt, render_card
 
 ASSET_VERSION = r"\?v=[0-9a-f]{10}"
 """An asset URL's query: a hash of the file's bytes."""
@@ -98,10 +98,6 @@ def test_templates_fail_on_an_undefined_name():
 def test_excerpt_cuts_at_a_word_count():
     assert excerpt("one two three", 2) == "one two …"
     assert excerpt("one  two", 5) == "one two"
-
-
-def test_human_date_is_the_same_in_every_locale():
-    assert human_date(dt.date(2025, 4, 4)) == "4 April 2025"
 
 
 def paginated_site():

@@ -33,7 +33,8 @@ def test_every_feed_passes_the_feed_check(any_site, metadata, source_papers):
     site, base_url, base_path = any_site
     feeds = [site / "feed.xml"] + sorted((site / "tags").glob("*/feed.xml"))
     assert len(feeds) == 1 + len({tag for paper in metadata for tag in paper["tags"]})
-    expected = {base_url + f"papers/{p.slug}/": feedcheck.expected_item(p) for p in source_papers}
+    expected = {base_url + f"papers/{p.slug}/": feedcheck.expected_item(p, sitecheck.said)
+                for p in source_papers}
 
     def resolves(url: str) -> bool:
         return sitecheck.resolve(urlsplit(url).path, base_path, site) is not None
@@ -175,7 +176,7 @@ def test_every_page_has_lang_canonical_description_and_social_tags(any_site):
     for page in sitecheck.html_pages(site):
         relative = page.relative_to(site).as_posix()
         tree, where = sitecheck.parse_html(page), relative
-        assert tree.find("html").attrs.get("lang") == "en", where
+        assert tree.find("html").attrs.get("lang") == sitecheck.shipped_language(), where
         meta = _meta(tree)
         for name in ("description", "og:title", "og:description", "og:type", "og:site_name"):
             assert len(meta.get(name, [])) == 1 and meta[name][0].strip(), f"{where}: {name}"

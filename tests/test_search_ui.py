@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from browserkit import (RESULT_LINKS, TIMEOUT_MS, browser, open_search, origin, page,  # noqa: F401
                         site,
                         result_titles, type_query)
-from sitecheck import BASE_PATH, REPO
+from sitecheck import BASE_PATH, REPO, said, said_count
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
 AXE = REPO / "node_modules/axe-core/axe.min.js"
@@ -73,7 +73,7 @@ def test_a_worker_that_fails_to_load_before_the_first_focus_is_reported(page):
     page.wait_for_function("window.workersMade === 1 && window.DigestSearch.engine.worker === null")
     page.focus("#site-search-input")
     page.keyboard.type("unlearning")
-    expect(page.locator("#site-search-status")).to_have_text("The search index could not be loaded.")
+    expect(page.locator("#site-search-status")).to_have_text(said("The search index could not be loaded."))
 
 
 def test_scripts_that_fail_to_load_when_idle_are_loaded_on_focus(page):
@@ -141,6 +141,11 @@ def test_escape_clears_the_box(page):
     expect(page.locator("#site-search-panel")).to_be_hidden()
 
 
+NO_SCRIPT = ('Search needs JavaScript, which is off. Browse <a href="%(tags)s">the tags</a>, '
+             '<a href="%(authors)s">the authors</a> or <a href="%(home)s">all papers</a> instead, '
+             'or the tags and recent papers below.')
+
+
 def test_without_javascript_the_box_leads_to_the_search_page_which_offers_the_indexes(browser, origin):
     context = browser.new_context(base_url=origin, java_script_enabled=False)
     page = context.new_page()
@@ -149,9 +154,9 @@ def test_without_javascript_the_box_leads_to_the_search_page_which_offers_the_in
     with page.expect_navigation():
         page.press("#site-search-input", "Enter")
     assert page.url.endswith(BASE_PATH + "search/?q=agents")
-    expect(page.locator("h1")).to_have_text("Search")
+    expect(page.locator("h1")).to_have_text(said("Search"))
     notice = page.locator(".noscript")
-    expect(notice).to_contain_text("Search needs JavaScript")
+    expect(notice).to_contain_text(said(NO_SCRIPT).split("<")[0].strip())
     assert {a.get_attribute("href") for a in notice.locator("a").all()} == {
         BASE_PATH + "tags/", BASE_PATH + "authors/", BASE_PATH}
     expect(page.locator("#search-browse .browse-tags a").first).to_be_visible()
@@ -233,7 +238,7 @@ def test_results_count_is_announced(page):
     search_for(page, "unlearning")
     status = page.locator("#search-status")
     expect(status).to_have_attribute("role", "status")
-    expect(status).to_have_text("1 paper matches.")
+    expect(status).to_have_text(said_count("%(num)s paper matches.", "%(num)s papers match.", 1))
 
 
 # --- accessibility -------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from factories import REPO, paper_source, write_content
+import sitecheck
+from generator.outputs.interface import OVERLAY_MESSAGES
 from serveprocess import ServerProcess
 
 PAPER = "content/papers/agentoccam.md"
@@ -193,7 +195,9 @@ def test_serve_shows_errors_until_the_file_is_fixed(fresh):
         edit(root, PAPER, "date: 2026-11-29", "date: 29/11/2026")
         failed = events.wait_for(lambda e: e["errors"])
         expected = f"{PAPER}:{line}: 'date' must be YYYY-MM-DD, got '29/11/2026'"
-        assert failed == {"version": good["version"], "errors": [expected]}
+        assert failed == {"version": good["version"], "errors": [expected],
+                          "messages": {"hide": sitecheck.said("Hide"),
+                                       "buildFailed": sitecheck.said(OVERLAY_MESSAGES["buildFailed"])}}
         server.wait_for_output("^" + re.escape(expected), stream="stderr")
         assert TITLE in server.page("papers/agentoccam/")  # the last good site
         edit(root, PAPER, "date: 29/11/2026", "date: 2026-11-28")

@@ -98,7 +98,7 @@ def test_404_page_renders_with_its_styles_at_any_depth(origin, missing):
     status, kind, body = get(origin, BASE_PATH + missing)
     assert status == 404 and kind.startswith("text/html")
     tree = sitecheck.parse_html(body.decode("utf-8"))
-    assert tree.find("h1").text() == "Page not found"
+    assert tree.find("h1").text() == sitecheck.said("Page not found")
     sheets = [link.attrs["href"] for link in tree.find_all("link", rel="stylesheet")]
     assert sheets and all(href.startswith(BASE_PATH) for href in sheets), sheets
     for href in sheets:

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..content.digest_checks import Finding, digest_findings
+from ..content.theme import load_templates
 from ..content.papers import check_file, combine
 from ..model.errors import BuildFailed, ContentError
+from ..model.languages import catalogue_languages
 from ..model.records import Paper
 from .pipeline import read_content
 
@@ -28,11 +30,13 @@ class Checkup:
     """What no build checks: duplicates, near tags, papers without links (see digest_checks)."""
 
 
-def check_content(content: Path) -> Checkup:
+def check_content(content: Path, project: Path | None = None) -> Checkup:
     """A content folder read and checked as build() reads and checks it, and then as a whole
     digest; nothing is written, the cache included. BuildFailed when site.yaml or a paper file
-    cannot be read at all, as a build does."""
-    _, sources, warnings = read_content(content)
+    cannot be read at all, as a build does. With `project`, site.yaml's language must be one
+    its templates are translated into."""
+    languages = None if project is None else catalogue_languages(load_templates(project / "templates"))
+    _, sources, warnings = read_content(content, None, languages)
     checked = [check_file(source) for source in sources]
     try:
         papers, errors = combine(checked), []

@@ -9,18 +9,21 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
-from ..content.theme import load_theme
+from ..content.theme import load_templates, load_theme
 from ..model import urls as paths
+from ..model.errors import BuildFailed
+from ..model.languages import catalogue_languages
 from ..model.records import OutputFile, SiteConfig, SourceFile
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
 from ..outputs.feeds import feed_jobs
+from ..outputs.interface import OVERLAY_MESSAGES, interface
 from ..outputs.lists import list_jobs
 from ..outputs.pages import card_inputs, page_jobs, render_card
 from ..outputs.sitemap import crawler_jobs
@@ -72,9 +75,10 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
-        config, sources, warnings = read_content(options.content, options.base_url)
-        _warn(timer, warnings)
         theme = load_theme(options.project)
+        config, sources, warnings = read_content(options.content, options.base_url,
+                                                 catalogue_languages(theme.templates))
+        _warn(timer, warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
@@ -95,8 +99,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         related = related_papers(site.papers, terms)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
-        jobs = (page_jobs(site, theme, cards, related) + feed_jobs(site) + bib_jobs(site)
-                + csl_jobs(site) + list_jobs(site) + crawler_jobs(site) + search_jobs(site, terms))
+        jobs = (page_jobs(site, theme, cards, related) + feed_jobs(site, theme.templates)
+                + bib_jobs(site) + csl_jobs(site) + list_jobs(site, theme.templates)
+                + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         files = make_files(jobs, cache, options.out, workers)
         report = write_site(itertools.chain(theme.assets, files), options.out)
@@ -113,13 +118,26 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             cache.close()
 
 
-def read_content(content: Path, base_url: str | None = None
+def read_content(content: Path, base_url: str | None = None,
+                 languages: Collection[str] | None = None
                  ) -> tuple[SiteConfig, list[SourceFile], list[str]]:
     """site.yaml and the paper files, with what builds but is probably not what the curator
-    meant; BuildFailed when either cannot be read."""
-    config = load_config(content, base_url)
+    meant; BuildFailed when either cannot be read. `languages`: the interface's (load_config)."""
+    config = load_config(content, base_url, languages)
     sources = load_documents(content)
     return config, sources, config_warnings(config) + content_warnings(content, sources)
+
+
+def overlay_messages(options: BuildOptions) -> dict[str, str]:
+    """What the preview server's error overlay says, in site.yaml's language; untranslated
+    while site.yaml or the catalogue cannot be read."""
+    try:
+        templates = load_templates(options.project / "templates")
+        config = load_config(options.content, options.base_url, catalogue_languages(templates))
+        ui = interface(templates, config.language)
+    except (BuildFailed, OSError, ValueError, KeyError):
+        return dict(OVERLAY_MESSAGES)
+    return {key: ui.gettext(message) for key, message in OVERLAY_MESSAGES.items()}
 
 
 EPOCH = "SOURCE_DATE_EPOCH"

@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from typing import Collection
 from urllib.parse import urlsplit
 
 from .documents import read_content_file
 from .fields import FieldReader
 from ..model.errors import BuildFailed, ContentError, display_path
+from ..model.languages import CATALOGUE_PATH, interface_language
 from ..model.records import SiteConfig
 from .yamltext import YamlProblem, read_mapping
 
@@ -19,8 +21,10 @@ _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
 _TWITTER = re.compile(r"^@?([A-Za-z0-9_]{1,15})$")
 
 
-def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
-    """Read and check `<content_dir>/site.yaml`; `base_url` overrides the file's value."""
+def load_config(content_dir: Path, base_url: str | None = None,
+                languages: Collection[str] | None = None) -> SiteConfig:
+    """Read and check `<content_dir>/site.yaml`; `base_url` overrides the file's value.
+    `languages` are those the interface is translated into; `language` must select one."""
     path = content_dir / "site.yaml"
     shown = display_path(path)
     try:
@@ -46,7 +50,7 @@ def load_config(content_dir: Path, base_url: str | None = None) -> SiteConfig:
         subtitle=fields.text("subtitle"),
         description=fields.text("description"),
         base_url=_normalise_base_url(url, fields),
-        language=_language(fields, "language", default="en"),
+        language=_interface_language(fields, languages),
         title_language=_language(fields, "title_language"),
         curator=fields.text("curator"),
         home_excerpt_words=fields.integer("home_excerpt_words", 40),
@@ -99,6 +103,19 @@ def _language(fields: FieldReader, key: str, default: str = "") -> str:
                           f"'zh-Hans', got '{value}'")
         return default
     return value
+
+
+def _interface_language(fields: FieldReader, languages: Collection[str] | None) -> str:
+    """The site's language, which selects the interface's catalogue (see model/languages.py)."""
+    value = _language(fields, "language", default="en")
+    if languages is None or interface_language(value, languages) is not None:
+        return value
+    listed = ", ".join(sorted(languages))
+    fields.error("language", f"'language' is '{value}', but the interface is translated only "
+                             f"into {listed}; use one of them, or translate a copy of "
+                             f"templates/{CATALOGUE_PATH.format('en')} into "
+                             f"templates/{CATALOGUE_PATH.format(value)}")
+    return "en"
 
 
 def _twitter(fields: FieldReader) -> str:

@@ -10,7 +10,7 @@ from typing import Iterable, Mapping
 from .citation import assign_keys
 from .errors import BuildFailed, ContentError
 from .records import AuthorGroup, Paper, Site, SiteConfig, Tag, TagGroup
-from .slugs import author_slug
+from .slugs import author_slug, name_order
 
 
 def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
@@ -27,12 +27,13 @@ def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
 
 
 def group_by_tag(papers: tuple[Paper, ...]) -> tuple[TagGroup, ...]:
-    """One group per tag slug, sorted by tag name, each keeping the papers' order."""
+    """One group per tag slug, sorted by tag name (see slugs.name_order), each keeping the
+    papers' order."""
     groups: dict[str, tuple[Tag, list[Paper]]] = {}
     for paper in papers:
         for tag in paper.tags:
             groups.setdefault(tag.slug, (tag, []))[1].append(paper)
-    ordered = sorted(groups.values(), key=lambda group: (group[0].name.casefold(), group[0].slug))
+    ordered = sorted(groups.values(), key=lambda group: (name_order(group[0].name), group[0].slug))
     return tuple(TagGroup(tag, tuple(members)) for tag, members in ordered)
 
 

@@ -11,9 +11,10 @@ from xml.etree import ElementTree as ET
 
 from ..model.citation import arxiv_base
 from ..model import urls as paths
-from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup
+from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Templates
 from ..model.site import newest_day
 from ..model.urls import Urls
+from .interface import Interface, interface, link_label
 from .xmlout import xml_document
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -54,35 +55,39 @@ class Channel:
     self_url: str
 
 
-def feed_jobs(site: Site) -> list[FileJob]:
-    """/feed.xml, then tags/<tag>/feed.xml for every tag."""
-    return [feed_file(site)] + [tag_feed_file(site, group) for group in site.tags]
+def feed_jobs(site: Site, templates: Templates) -> list[FileJob]:
+    """/feed.xml, then tags/<tag>/feed.xml for every tag; their words from the `templates`'
+    catalogue for the site's language."""
+    return [feed_file(site, templates)] + [tag_feed_file(site, group, templates)
+                                           for group in site.tags]
 
 
-def feed_file(site: Site) -> FileJob:
+def feed_file(site: Site, templates: Templates) -> FileJob:
     """/feed.xml: the newest `feed_items` papers, newest first."""
     urls, config = Urls(site.config.base_url), site.config
     channel = Channel(config.title, urls.absolute(paths.HOME),
                       config.description or config.subtitle or config.title, site.updated,
                       urls.absolute(paths.FEED))
-    return FileJob(paths.FEED, rss, (config, channel, site.papers[:config.feed_items]))
+    return FileJob(paths.FEED, rss, (config, channel, site.papers[:config.feed_items]), templates)
 
 
-def tag_feed_file(site: Site, group: TagGroup) -> FileJob:
+def tag_feed_file(site: Site, group: TagGroup, templates: Templates) -> FileJob:
     """tags/<tag>/feed.xml: the tag's newest papers; updated when its newest paper was added."""
     urls, name = Urls(site.config.base_url), group.tag.name
+    ui = interface(templates, site.config.language)
+    about = ui.gettext("Papers tagged %(tag)s in %(site)s") % {"tag": name, "site": site.config.title}
     # why: not SOURCE_DATE_EPOCH, which CI may set per commit; a feed whose papers did not
     # change must not look new to a reader.
     channel = Channel(f"{site.config.title}: {name}", urls.absolute(paths.tag_file(group.tag.slug)),
-                      f"Papers tagged {name} in {site.config.title}", newest_day(group.papers),
+                      about, newest_day(group.papers),
                       urls.absolute(paths.tag_feed_file(group.tag.slug)))
     return FileJob(paths.tag_feed_file(group.tag.slug), rss,
-                   (site.config, channel, group.papers[:site.config.feed_items]))
+                   (site.config, channel, group.papers[:site.config.feed_items]), templates)
 
 
-def rss(config: SiteConfig, about: Channel, papers: tuple[Paper, ...]) -> bytes:
+def rss(templates: Templates, config: SiteConfig, about: Channel, papers: tuple[Paper, ...]) -> bytes:
     """An RSS 2.0 document for `papers`, with autodiscovery's self link."""
-    urls = Urls(config.base_url)
+    urls, ui = Urls(config.base_url), interface(templates, config.language)
     root = ET.Element("rss", {"version": "2.0"})
     channel = ET.SubElement(root, "channel")
     _text(channel, "title", about.title)
@@ -94,32 +99,35 @@ def rss(config: SiteConfig, about: Channel, papers: tuple[Paper, ...]) -> bytes:
     ET.SubElement(channel, f"{{{ATOM}}}link", {"href": about.self_url, "rel": "self",
                                                 "type": "application/rss+xml"})
     for paper in papers:
-        _item(channel, paper, urls)
+        _item(channel, paper, urls, ui)
     return xml_document(root)
 
 
-def _item(channel: ET.Element, paper: Paper, urls: Urls) -> None:
+def _item(channel: ET.Element, paper: Paper, urls: Urls, ui: Interface) -> None:
     item = ET.SubElement(channel, "item")
     _text(item, "title", paper.title_text)
     _text(item, "link", urls.absolute(paths.paper_file(paper.slug)))
     ET.SubElement(item, "guid", {"isPermaLink": "false"}).text = xml_safe(paper_guid(paper))
     _text(item, "pubDate", rfc822(paper.date))
     _text(item, f"{{{DC}}}creator", ", ".join(paper.authors))
-    _text(item, "description", item_html(paper))
+    _text(item, "description", item_html(paper, ui))
     for tag in paper.tags:
         _text(item, "category", tag.name)
 
 
-def item_html(paper: Paper) -> str:
-    """An item's description as HTML: the abstract, the curator's notes, then the links."""
+def item_html(paper: Paper, ui: Interface) -> str:
+    """An item's description as HTML: the abstract, the curator's notes, then the links, in
+    the site's language."""
     # why: readers take an RSS description as HTML, so plain text is HTML-escaped here, once
     # (ElementTree then escapes the HTML for XML); '<T>' shows as '<T>', not as a tag.
     parts = [f"<p>{html.escape(' '.join(par.split()), quote=False)}</p>"
              for par in re.split(r"\n\s*\n", paper.abstract_text) if par.strip()]
     if paper.notes_html:
-        parts += ["<p><strong>Curator’s notes</strong></p>", paper.notes_html]
+        parts += [f"<p><strong>{html.escape(ui.gettext('Curator’s notes'))}</strong></p>",
+                  paper.notes_html]
     if paper.links:
-        anchors = "".join(f'<li><a href="{html.escape(link.url)}">{html.escape(link.label)}</a></li>'
+        anchors = "".join(f'<li><a href="{html.escape(link.url)}">'
+                          f'{html.escape(link_label(link.kind, link.label, ui))}</a></li>'
                           for link in paper.links)
         parts.append(f"<ul>{anchors}</ul>")
     return "\n".join(parts)

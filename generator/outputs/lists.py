@@ -1,28 +1,22 @@
-"""Lists of papers as readers scan them: short author lines, short dates, numbered page links,
+"""Lists of papers as readers scan them: short author lines, numbered page links,
 and list.json, the data the browser sorts, filters and saves papers from."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
 
 from ..model import urls as paths
-from ..model.records import FileJob, Paper, Site
+from ..model.records import FileJob, Paper, Site, Templates
 from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .csljson import csl_name
+from .interface import Interface, interface
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 AUTHORS_SHOWN = 3
 """A row names this many authors in full; a longer list shows one fewer and '+N'."""
 PAGE_WINDOW = 2
 """Numbered page links: this many on each side of the current page, besides the first and last."""
-
-
-def short_date(day: dt.date) -> str:
-    """'29 Nov 2026', the same in every locale."""
-    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def short_name(name: str) -> str:
@@ -68,7 +62,7 @@ def page_links(page: int, files: list[str], urls: Urls) -> list[dict[str, Any]]:
             for n in page_numbers(page, len(files))]
 
 
-def list_entry(paper: Paper, cite_key: str, urls: Urls) -> dict[str, Any]:
+def list_entry(paper: Paper, cite_key: str, urls: Urls, ui: Interface) -> dict[str, Any]:
     """What the browser needs of one paper to list, sort, filter and export it. The title is
     the page's own escaped HTML (math as MathML), so a row drawn by script shows what a row
     drawn by the build does."""
@@ -77,7 +71,7 @@ def list_entry(paper: Paper, cite_key: str, urls: Urls) -> dict[str, Any]:
             "text": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
             "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
             "presentation": paper.presentation, "added": paper.date.isoformat(),
-            "added_human": short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
+            "added_human": ui.short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
             "draft": paper.draft}
 
 
@@ -92,10 +86,11 @@ def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
             "venue": [n for n, _ in venue]}
 
 
-def list_jobs(site: Site) -> list[FileJob]:
-    """list.json: every paper of the site, its tags and the sort orders."""
-    urls = Urls(site.config.base_url)
-    entries = tuple(list_entry(p, site.cite_keys[p.slug], urls) for p in site.papers)
+def list_jobs(site: Site, templates: Templates) -> list[FileJob]:
+    """list.json: every paper of the site, its tags and the sort orders; its dates as the
+    site's language writes them (the `templates`' catalogue)."""
+    urls, ui = Urls(site.config.base_url), interface(templates, site.config.language)
+    entries = tuple(list_entry(p, site.cite_keys[p.slug], urls, ui) for p in site.papers)
     tags = tuple({"slug": g.tag.slug, "name": g.tag.name, "url": urls.path(paths.tag_file(g.tag.slug))}
                  for g in site.tags)
     return [FileJob(paths.LIST_DATA, list_json, (entries, tags, list_orders(site.papers)))]

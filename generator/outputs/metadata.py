@@ -9,6 +9,7 @@ from markupsafe import Markup
 
 from ..model import urls as paths
 from ..model.citation import publication_year
+from ..model.languages import og_locale
 from ..model.records import Paper, SiteConfig
 from ..model.urls import Urls
 
@@ -34,7 +35,8 @@ def page_meta(config: SiteConfig, path: str, title: str, description: str,
     canonical = "" if path == paths.NOT_FOUND else urls.absolute(path)
     description = description or config.description or config.subtitle or config.title
     og = [("og:title", title or config.title), ("og:description", description),
-          ("og:type", "article" if paper else "website"), ("og:site_name", config.title)]
+          ("og:type", "article" if paper else "website"), ("og:site_name", config.title),
+          ("og:locale", og_locale(config.language))]
     if canonical:
         og.append(("og:url", canonical))
     twitter = [("twitter:card", "summary")] + ([("twitter:site", config.twitter)]

@@ -19,7 +19,8 @@ from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
 from .bibtex import bibtex_entry
-from .lists import page_links, short_authors, short_date
+from .interface import Interface, interface, link_label, presentation_label, script_messages
+from .lists import page_links, short_authors
 from .metadata import page_meta, script_json
 
 CARD = "_partials/paper_card.html"
@@ -45,30 +46,39 @@ _DICT_NAMES = frozenset(dir(dict))
 
 
 @functools.lru_cache(maxsize=4)  # why: compiled once per process, not once per page
-def environment(templates: Templates) -> jinja2.Environment:
-    """Autoescaping, strict Jinja over the given templates: a typo in a template fails the build."""
+def environment(templates: Templates, language: str = "en") -> jinja2.Environment:
+    """Autoescaping, strict Jinja over the given templates, speaking `language` through the
+    templates' catalogue: a typo in a template fails the build."""
     sources = dict(templates.sources)
+    ui = interface(templates, language)
 
     def load(name: str) -> tuple[str, str, Callable[[], bool]] | None:
         source = sources.get(name)
         return None if source is None else (source, f"{templates.folder}/{name}", lambda: True)
 
-    return _Environment(
-        loader=jinja2.FunctionLoader(load),
+    env = _Environment(
+        loader=jinja2.FunctionLoader(load), extensions=["jinja2.ext.i18n"],
         autoescape=True, undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
+    env.policies["ext.i18n.trimmed"] = True  # why: a message is one line, however it is wrapped
+    env.install_gettext_translations(ui.translations, newstyle=True)  # type: ignore[attr-defined]
+    env.filters.update(number=ui.number, as_list=ui.as_list)
+    return env
 
 
-def card_inputs(site: Site) -> list[tuple[Paper, str, int]]:
+def card_inputs(site: Site) -> list[tuple[Paper, str, int, str]]:
     """What each paper's card is made from, as render_card() is given it, in the site's order."""
-    return [(paper, site.config.base_url, site.config.home_excerpt_words) for paper in site.papers]
+    config = site.config
+    return [(paper, config.base_url, config.home_excerpt_words, config.language)
+            for paper in site.papers]
 
 
-def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int) -> str:
-    """The card a list of papers shows for one paper, as HTML."""
-    card = paper_card(paper, Urls(base_url), excerpt_words)
-    return environment(templates).get_template(CARD).render(card=card)
+def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int,
+                language: str) -> str:
+    """The card a list of papers shows for one paper, as HTML, in the site's `language`."""
+    card = paper_card(paper, Urls(base_url), excerpt_words, interface(templates, language))
+    return environment(templates, language).get_template(CARD).render(card=card)
 
 
 def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
@@ -77,26 +87,27 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
     are the papers' render_card(), in the site's order, for the lists of papers; `related`
     each paper's related papers by slug (search.related)."""
     urls, config = Urls(site.config.base_url), site.config
+    ui = interface(theme.templates, config.language)
     card_of = {paper.slug: card for paper, card in zip(site.papers, cards)}
-    common = _common(site, urls, asset_urls(theme.assets, urls))
+    common = _common(site, urls, asset_urls(theme.assets, urls), ui)
     jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
             for path, template, context in (
-                (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls)),
-                (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls)),
-                (paths.SEARCH, "search.html", search_context(site, urls)),
-                (paths.SAVED, "saved.html", saved_context(urls)),
-                (paths.NOT_FOUND, "404.html", not_found_context(urls)))]
+                (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls, ui)),
+                (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls, ui)),
+                (paths.SEARCH, "search.html", search_context(site, urls, ui)),
+                (paths.SAVED, "saved.html", saved_context(urls, ui)),
+                (paths.NOT_FOUND, "404.html", not_found_context(urls, ui)))]
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
                          card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
                      (common, config, p, site.cite_keys[p.slug], threads), theme.templates)
              for p, threads in zip(site.papers, threads_contexts(site, urls, related))]
     for g in site.tags:
-        jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls),
-                             g.papers, card_of, common, site, theme)
+        jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html",
+                             tag_context(g, site, urls, ui), g.papers, card_of, common, site, theme)
     for a in site.authors:
-        jobs += listing_jobs(paths.author_file(a.slug), "author.html", author_context(a, site),
-                             a.papers, card_of, common, site, theme)
+        jobs += listing_jobs(paths.author_file(a.slug), "author.html",
+                             author_context(a, site, ui), a.papers, card_of, common, site, theme)
     return jobs
 
 
@@ -106,15 +117,17 @@ def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers
     """A list of papers split into pages of `page_size`, each with previous/next links and
     the papers' cards (`card_of` by slug)."""
     size, urls = site.config.page_size, Urls(site.config.base_url)
+    ui = interface(theme.templates, site.config.language)
     files = paths.listing_files(first_page, len(papers), size)
     count, jobs = len(files), []
     for n, path in enumerate(files, start=1):
-        title = context["page_title"] or "Papers"
+        title = context["page_title"] or ui.gettext("Papers")
         pagination = {"page": n, "pages": count, "links": page_links(n, files, urls),
                       "prev": urls.path(files[n - 2]) if n > 1 else "",
                       "next": urls.path(files[n]) if n < count else ""}
+        numbered = ui.gettext("%(title)s, page %(page)s") % {"title": title, "page": ui.number(n)}
         page = {**context, "total": len(papers), "pagination": pagination,
-                "page_title": f"{title}, page {n}" if n > 1 else context["page_title"]}
+                "page_title": numbered if n > 1 else context["page_title"]}
         shown = tuple(card_of[p.slug] for p in papers[(n - 1) * size: n * size])
         jobs.append(FileJob(path, render_list_page, (template, common, site.config, path, page,
                                                      shown), theme.templates))
@@ -125,7 +138,8 @@ def render_page(templates: Templates, template: str, common: dict[str, Any], con
                 path: str, context: dict[str, Any], paper: Paper | None = None) -> bytes:
     """One page: `template` given what every page has, its own `context` and its metadata."""
     meta = page_meta(config, path, context["page_title"], context["description"], paper)
-    html = environment(templates).get_template(template).render({**common, **context, "meta": meta})
+    html = environment(templates, config.language).get_template(template).render(
+        {**common, **context, "meta": meta})
     return html.encode("utf-8")
 
 
@@ -133,7 +147,8 @@ def render_paper_page(templates: Templates, common: dict[str, Any], config: Site
                       paper: Paper, cite_key: str, threads: dict[str, Any]) -> bytes:
     """A paper's own page; `threads` are the other papers it leads to (threads_contexts)."""
     urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
-    context = paper_context(paper, paper_card(paper, urls, config.home_excerpt_words), cite_key, urls)
+    card = paper_card(paper, urls, config.home_excerpt_words, interface(templates, config.language))
+    context = paper_context(paper, card, cite_key, urls)
     return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
 
 
@@ -145,7 +160,7 @@ def render_list_page(templates: Templates, template: str, common: dict[str, Any]
                        {**context, "cards": [Markup(card) for card in cards]})
 
 
-def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
+def _common(site: Site, urls: Urls, asset_urls: dict[str, str], ui: Interface) -> dict[str, Any]:
     config = site.config
     return {
         "site": {"title": config.title, "subtitle": config.subtitle,
@@ -153,6 +168,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
                  "title_language": config.title_language,
                  "curator": config.curator, "extra": config.extra,
                  "updated": site.updated.date().isoformat(),
+                 "updated_human": ui.date(site.updated.date()),
                  "paper_count": len(site.papers)},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
                 "authors": urls.path(paths.AUTHORS_INDEX), "saved": urls.path(paths.SAVED),
@@ -161,6 +177,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
         "search_config": script_json(search_config(urls, asset_urls)),
+        "script_messages": script_json(script_messages(ui)),
         "reading_config": script_json(reading_config(urls, config.page_size)),
         "hide_header_search": False,
     }
@@ -188,7 +205,7 @@ def reading_config(urls: Urls, page_size: int) -> dict[str, Any]:
             "store": "paper-digest:" + urls.base_path}
 
 
-def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
+def paper_card(paper: Paper, urls: Urls, excerpt_words: int, ui: Interface) -> dict[str, Any]:
     """What a list of papers shows for one paper: a compact row, its abstract folded."""
     return {
         "slug": paper.slug, "title": Markup(paper.title_html), "title_text": paper.title_text,
@@ -196,11 +213,12 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int) -> dict[str, Any]:
         "authors": author_links(paper.authors, urls),
         "short_authors": short_authors(paper.authors, urls), "venue": paper.venue,
         "presentation": paper.presentation,
-        "date": paper.date.isoformat(), "date_human": human_date(paper.date),
-        "date_short": short_date(paper.date),
+        "presentation_label": presentation_label(paper.presentation, ui),
+        "date": paper.date.isoformat(), "date_human": ui.date(paper.date),
+        "date_short": ui.short_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
-        "links": [{"label": l.label, "url": l.url, "kind": l.kind, "primary": l.kind == "pdf"}
-                  for l in paper.links],
+        "links": [{"label": link_label(l.kind, l.label, ui), "url": l.url, "kind": l.kind,
+                   "primary": l.kind == "pdf"} for l in paper.links],
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
         "tldr": paper.tldr, "abstract_html": Markup(paper.abstract_html),
         "draft": paper.draft,
@@ -257,28 +275,31 @@ def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls)
                                              urls.absolute(paths.paper_file(paper.slug)))}}
 
 
-def tags_index_context(site: Site, urls: Urls) -> dict[str, Any]:
+def tags_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """Every tag with its paper count."""
-    return {"page_title": "Tags", "description": f"All {len(site.tags)} tags of {site.config.title}",
+    description = ui.ngettext("The %(num)s tag of %(site)s", "All %(num)s tags of %(site)s",
+                              len(site.tags), site=site.config.title)
+    return {"page_title": ui.gettext("Tags"), "description": description,
             "tags": [{**tag_link(g.tag, urls), "count": len(g.papers),
                       "feed": urls.path(paths.tag_feed_file(g.tag.slug)),
                       "bib": urls.path(paths.tag_bib_file(g.tag.slug))} for g in site.tags]}
 
 
-def tag_context(group: TagGroup, site: Site, urls: Urls) -> dict[str, Any]:
+def tag_context(group: TagGroup, site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """One tag's papers, newest first (cards and pages added by listing_pages)."""
-    slug = group.tag.slug
-    feed = {"title": f"{site.config.title}: {group.tag.name}",
+    slug, name = group.tag.slug, group.tag.name
+    feed = {"title": f"{site.config.title}: {name}",
             "url": urls.absolute(paths.tag_feed_file(slug))}
-    return {"page_title": f"Tag: {group.tag.name}", "tag": group.tag.name,
-            "description": f"{len(group.papers)} paper{'s' if len(group.papers) != 1 else ''} "
-                           f"tagged {group.tag.name}",
+    return {"page_title": ui.gettext("Tag: %(tag)s") % {"tag": name}, "tag": name,
+            "description": ui.ngettext("%(num)s paper tagged %(tag)s",
+                                       "%(num)s papers tagged %(tag)s",
+                                       len(group.papers), tag=name),
             "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
             "tag_feed": urls.path(paths.tag_feed_file(slug)),
             "tag_bib": urls.path(paths.tag_bib_file(slug))}
 
 
-def authors_index_context(site: Site, urls: Urls) -> dict[str, Any]:
+def authors_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """Every author with their paper count, by name as written (family names cannot be told
     apart in every culture's names), under the initial letter: A to Z, then every other."""
     sections: dict[str, list[dict[str, Any]]] = {}
@@ -286,9 +307,11 @@ def authors_index_context(site: Site, urls: Urls) -> dict[str, Any]:
         initial = a.slug[0].upper() if "a" <= a.slug[0] <= "z" else OTHER_INITIALS
         sections.setdefault(initial, []).append(
             {"name": a.name, "url": urls.path(paths.author_file(a.slug)), "count": len(a.papers)})
-    return {"page_title": "Authors",
-            "description": f"All {len(site.authors)} authors of {site.config.title}",
-            "sections": [{"initial": initial, "id": f"initial-{initial.lower()}", "authors": names}
+    description = ui.ngettext("The %(num)s author of %(site)s", "All %(num)s authors of %(site)s",
+                              len(site.authors), site=site.config.title)
+    return {"page_title": ui.gettext("Authors"), "description": description,
+            "sections": [{"initial": ui.gettext("Other") if initial == OTHER_INITIALS else initial,
+                          "id": f"initial-{initial.lower()}", "authors": names}
                          for initial, names in sorted(sections.items(),
                                                       key=lambda item: item[0] == OTHER_INITIALS)]}
 
@@ -297,39 +320,43 @@ OTHER_INITIALS = "Other"
 """The authors index's last section: names starting with no letter from A to Z."""
 
 
-def author_context(group: AuthorGroup, site: Site) -> dict[str, Any]:
+def author_context(group: AuthorGroup, site: Site, ui: Interface) -> dict[str, Any]:
     """One author's papers, newest first (cards and pages added by listing_pages)."""
-    count = len(group.papers)
+    description = ui.ngettext("%(num)s paper by %(author)s in %(site)s",
+                              "%(num)s papers by %(author)s in %(site)s", len(group.papers),
+                              author=group.name, site=site.config.title)
     return {"page_title": group.name, "author": group.name, "other_names": group.other_names,
-            "description": f"{count} paper{'s' if count != 1 else ''} by {group.name} in "
-                           f"{site.config.title}"}
+            "description": description}
 
 
 BROWSE_RECENT = 10
 """Papers the search page lists as recently added while its query is empty."""
 
 
-def search_context(site: Site, urls: Urls) -> dict[str, Any]:
+def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """The search page; results and facets are drawn by search-page.js from the prebuilt index.
     While the query is empty it shows a browse view, written here so that it needs no script:
     every tag with its count and the papers added last."""
     recent = sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
-    return {"page_title": "Search", "description": "Search titles, authors, tags and abstracts",
+    return {"page_title": ui.gettext("Search"),
+            "description": ui.gettext("Search titles, authors, tags and abstracts"),
             "hide_header_search": True,
             "browse": {"tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags],
                        "recent": [{**paper_link(p, urls), "date": p.date.isoformat(),
-                                   "date_human": human_date(p.date)} for p in recent]}}
+                                   "date_human": ui.date(p.date)} for p in recent]}}
 
 
-def saved_context(urls: Urls) -> dict[str, Any]:
+def saved_context(urls: Urls, ui: Interface) -> dict[str, Any]:
     """The reader's saved papers; saved-page.js draws them from the browser's storage."""
-    return {"page_title": "Saved papers",
-            "description": "Papers you saved, kept in your browser, to export as BibTeX or CSL-JSON"}
+    return {"page_title": ui.gettext("Saved papers"),
+            "description": ui.gettext("Papers you saved, kept in your browser, to export as "
+                                      "BibTeX or CSL-JSON")}
 
 
-def not_found_context(urls: Urls) -> dict[str, Any]:
+def not_found_context(urls: Urls, ui: Interface) -> dict[str, Any]:
     """404.html, served by GitHub Pages at any depth: every URL in it is root-relative."""
-    return {"page_title": "Page not found", "description": "This page does not exist."}
+    return {"page_title": ui.gettext("Page not found"),
+            "description": ui.gettext("This page does not exist.")}
 
 
 def excerpt(text: str, words: int) -> str:
@@ -337,9 +364,3 @@ def excerpt(text: str, words: int) -> str:
     parts = text.split()
     return " ".join(parts) if len(parts) <= words else " ".join(parts[:words]) + " …"
 
-
-def human_date(day: Any) -> str:
-    """'24 April 2025', the same in every locale."""
-    months = ("January", "February", "March", "April", "May", "June", "July", "August",
-              "September", "October", "November", "December")
-    return f"{day.day} {months[day.month - 1]} {day.year}"

@@ -4,6 +4,7 @@
   "use strict";
   var version = document.currentScript.dataset.version;
   var overlay = null;
+  var messages = {};  // why: the overlay's words come with each status, in the site's language
 
   function showErrors(errors) {
     if (!errors.length) {
@@ -26,11 +27,10 @@
       "button{float:right;font:inherit;cursor:pointer}";
     var close = document.createElement("button");
     close.type = "button";
-    close.textContent = "Hide";
+    close.textContent = messages.hide || "";
     close.addEventListener("click", function () { host.remove(); overlay = null; });
     var title = document.createElement("strong");
-    title.textContent = "Build failed; this is the last good site. Fix the file and save: " +
-      "this page updates by itself.";
+    title.textContent = messages.buildFailed || "";
     root.append(style, close, title, document.createElement("pre"));
     host.setAttribute("role", "alert");
     document.body.appendChild(host);
@@ -39,6 +39,7 @@
 
   function onStatus(status) {
     if (status.version !== version) { location.reload(); return; }
+    messages = status.messages || {};
     showErrors(status.errors);
   }
 

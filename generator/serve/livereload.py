@@ -31,10 +31,14 @@ class Status:
     """'<run>-<generation>': a new run of the server or a build that changed files."""
     errors: tuple[str, ...] = ()
     """`path:line: message` of each error of the last build; empty when it succeeded."""
+    messages: tuple[tuple[str, str], ...] = ()
+    """What the error overlay says, by key, in the site's language (see
+    build.pipeline.overlay_messages)."""
 
     def event(self) -> bytes:
         """This status as one Server-Sent Event named 'build'."""
-        data = json.dumps({"version": self.version, "errors": list(self.errors)})
+        data = json.dumps({"version": self.version, "errors": list(self.errors),
+                           "messages": dict(self.messages)}, sort_keys=True)
         return f"event: build\ndata: {data}\n\n".encode("utf-8")
 
 
@@ -67,14 +71,17 @@ class BuildStatus:
         with self._changed:
             return self._closed
 
-    def publish(self, errors: list[str], site_changed: bool, base_path: str | None = None) -> Status:
-        """Record a build's outcome and wake every event stream."""
+    def publish(self, errors: list[str], site_changed: bool, base_path: str | None = None,
+                messages: dict[str, str] | None = None) -> Status:
+        """Record a build's outcome and wake every event stream; `messages` (the overlay's
+        words) replace the last ones when given."""
         with self._changed:
             if site_changed:
                 self._generation += 1
             if base_path is not None:
                 self._base_path = base_path
-            self._status = Status(f"{self._run}-{self._generation}", tuple(errors))
+            words = self._status.messages if messages is None else tuple(sorted(messages.items()))
+            self._status = Status(f"{self._run}-{self._generation}", tuple(errors), words)
             self._changed.notify_all()
             return self._status
 

@@ -20,7 +20,7 @@ from typing import Callable
 import jinja2
 
 from ..build.cache import Cache
-from ..build.pipeline import BuildOptions, StageTimer, build
+from ..build.pipeline import BuildOptions, StageTimer, build, overlay_messages
 from ..build.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
 from ..content.config import load_config
 from ..model.errors import BuildFailed, display_path
@@ -83,18 +83,20 @@ def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = No
             timer: StageTimer | None = None) -> WriteReport | None:
     """One full build, then the new version published to open pages; or the errors, while
     the last good site stays."""
+    words = overlay_messages(options)
     try:
         report = build(options, timer, cache)
     except BuildFailed as failed:
-        return _failed(status, [str(error) for error in failed.errors])
+        return _failed(status, [str(error) for error in failed.errors], words)
     except OutputRefused:
         raise
     except Exception as err:  # why: a broken template must not stop the server either
         if not isinstance(err, jinja2.TemplateError):
             traceback.print_exc()  # why: not the curator's mistake; whoever fixes it needs this
-        return _failed(status, [exception_error(err)])
-    status.publish([], report.written + report.removed > 0, base_path(options))
+        return _failed(status, [exception_error(err)], words)
+    status.publish([], report.written + report.removed > 0, base_path(options), words)
     return report
+
 
 
 def exception_error(err: Exception) -> str:
@@ -106,8 +108,8 @@ def exception_error(err: Exception) -> str:
     return f"{where}{type(err).__name__}: {err}"
 
 
-def _failed(status: BuildStatus, errors: list[str]) -> None:
-    status.publish(errors, site_changed=False)
+def _failed(status: BuildStatus, errors: list[str], words: dict[str, str] | None = None) -> None:
+    status.publish(errors, site_changed=False, messages=words)
     for error in errors:
         print(error, file=sys.stderr)
     count = len(errors)
