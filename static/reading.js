@@ -261,6 +261,7 @@
       body.textContent = say("abstractLoading");
       documentOf(ref).then((doc) => {
         body.textContent = "";
+        if (paper.abstract_lang) { body.lang = paper.abstract_lang; } // why: not the loading words
         String(doc.text).split(/\n\s*\n/).forEach((part) => body.append(el("p", "", part)));
       }, () => { body.textContent = say("abstractFailed"); });
     });
@@ -275,6 +276,7 @@
     const title = el("h2", "card-title");
     const a = link(paper.url, "");
     a.innerHTML = paper.title; // why: the build's own escaped title HTML (math as MathML)
+    if (paper.lang) { a.lang = paper.lang; }
     title.append(a);
     if (paper.draft) { title.append(" ", el("span", "badge", say("draft"))); }
     article.append(title, metaLine(paper), saveButton(paper));

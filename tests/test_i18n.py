@@ -256,3 +256,22 @@ def test_the_shipped_digest_in_english_has_no_chinese_but_its_own_words(shipped)
         assert not CJK.findall(text), f"{page}: {CJK.findall(text)[:5]}"
     home = (shipped["en"] / "index.html").read_text(encoding="utf-8")
     assert '<html lang="en">' in home and "19 papers" in home and "29 Nov 2026" in home
+
+
+# --- the papers' own language --------------------------------------------------------------
+
+def test_on_a_chinese_site_english_paper_text_is_marked_english_and_chinese_text_is_not():
+    site = make_site([make_paper("x", title="Graph Networks", notes_html="<p>要点。</p>",
+                                 date=PAPER_DAY),
+                      make_paper("y", title="图神经网络", date=PAPER_DAY)], language="zh-CN")
+    pages = pages_of(site)
+    paper = pages["papers/x/index.html"]
+    assert '<h1><span lang="en">Graph Networks</span></h1>' in paper
+    assert '<div class="abstract" lang="en">' in paper and '<div class="notes">' in paper
+    assert '<a href="/digest/papers/x/" lang="en">Graph Networks</a>' in pages["index.html"]
+    assert '<a href="/digest/papers/y/">图神经网络</a>' in pages["index.html"]
+
+
+def test_on_an_english_site_paper_text_carries_no_lang():
+    site = make_site([make_paper("x", title="Graph Networks", date=PAPER_DAY)], language="en-GB")
+    assert 'lang="en"' not in "".join(pages_of(site).values())

@@ -80,7 +80,8 @@ def test_list_json_has_what_a_row_shows_and_each_papers_citation_key():
                      "url": "/digest/papers/b/",
                      "authors": [{"name": "A. Lovelace", "url": "/digest/authors/ada-lovelace/"}],
                      "more": 0, "venue": "NeurIPS 2024", "presentation": "", "added": "2025-03-01",
-                     "added_human": "1 Mar 2025", "tags": ["llm"], "draft": False}
+                     "added_human": "1 Mar 2025", "tags": ["llm"], "draft": False,
+                     "lang": "", "abstract_lang": ""}
     assert data["orders"]["title"] == [1, 0, 2]
 
 

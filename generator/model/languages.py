@@ -11,6 +11,17 @@ from babel.core import Locale, UnknownLocaleError, get_global
 
 from .records import Templates
 
+# why: the characters of writing that puts no space between words: Han (with 々 〆 〇 and the
+# Hangzhou numerals), hiragana and katakana (half-width too), and planes 2-3, where every
+# character is Han. Hangul is left out: Korean puts spaces between words, and fold() (NFKD)
+# would take its syllables apart. static/search-query.js's CJK_CLASS has the same ranges
+# (tests/test_cjk.py); search/terms.py cuts these characters into bigrams.
+CJK_RANGES = ((0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x303B, 0x303C),
+              (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+              (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x1AFF0, 0x1B16F), (0x20000, 0x3FFFF))
+"""Code point ranges, inclusive, of Chinese and Japanese characters."""
+_CJK = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES) + "]")
+
 CATALOGUE_PATH = "locales/{}/messages.po"
 """Where a language's catalogue lives among the templates: adding one adds the language."""
 _CATALOGUE = re.compile(r"^locales/([^/]+)/messages\.po$")
@@ -73,6 +84,15 @@ def babel_locale(tag: str) -> Locale:
     if tag.lower() == "en":
         return Locale.parse("en_001")
     return Locale.parse(tag, sep="-")
+
+
+def text_language(text: str, site_language: str) -> str:
+    """The `lang` a paper's own text (title, abstract, notes) is marked with, '' for none: papers
+    carry no language, and are read as English ('en') on a site whose interface is in another
+    language, unless the text holds Chinese or Japanese characters (then the page's own)."""
+    if not text or site_language.split("-")[0].lower() == "en" or _CJK.search(text):
+        return ""
+    return "en"
 
 
 def og_locale(tag: str) -> str:

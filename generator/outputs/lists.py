@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from ..model import urls as paths
+from ..model.languages import text_language
 from ..model.records import FileJob, Paper, Site, Templates
 from ..model.slugs import author_slug
 from ..model.urls import Urls
@@ -72,7 +73,8 @@ def list_entry(paper: Paper, cite_key: str, urls: Urls, ui: Interface) -> dict[s
             "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
             "presentation": paper.presentation, "added": paper.date.isoformat(),
             "added_human": ui.short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
-            "draft": paper.draft}
+            "draft": paper.draft, "lang": text_language(paper.title_text, ui.language),
+            "abstract_lang": text_language(paper.abstract_text, ui.language)}
 
 
 def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:

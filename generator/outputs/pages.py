@@ -10,9 +10,10 @@ import functools
 from typing import Any, Callable, Mapping, Sequence
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..model import urls as paths
+from ..model.languages import text_language
 from ..model.records import (AuthorGroup, FileJob, Paper, Site, SiteConfig, TagGroup, Templates,
                              Theme)
 from ..model.slugs import author_slug
@@ -63,8 +64,23 @@ def environment(templates: Templates, language: str = "en") -> jinja2.Environmen
     )
     env.policies["ext.i18n.trimmed"] = True  # why: a message is one line, however it is wrapped
     env.install_gettext_translations(ui.translations, newstyle=True)  # type: ignore[attr-defined]
-    env.filters.update(number=ui.number, as_list=ui.as_list)
+    env.filters.update(number=ui.number, as_list=ui.as_list, lang_attr=lang_attr)
     return env
+
+
+def lang_attr(tag: str) -> Markup:
+    """' lang="en"' for an element whose text is in `tag`, nothing for ''."""
+    return Markup(f' lang="{escape(tag)}"') if tag else Markup("")
+
+
+def paper_languages(paper: Paper, site_language: str) -> dict[str, str]:
+    """The `lang` of each part of a paper's own text on a site in `site_language`, '' where it
+    reads as the page does (see model.languages.text_language)."""
+    return {"title": text_language(paper.title_text, site_language),
+            "excerpt": text_language(paper.tldr or paper.abstract_text, site_language),
+            "tldr": text_language(paper.tldr, site_language),
+            "abstract": text_language(paper.abstract_text, site_language),
+            "notes": text_language(paper.notes_html, site_language)}
 
 
 def card_inputs(site: Site) -> list[tuple[Paper, str, int, str]]:
@@ -221,7 +237,7 @@ def paper_card(paper: Paper, urls: Urls, excerpt_words: int, ui: Interface) -> d
                    "primary": l.kind == "pdf"} for l in paper.links],
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
         "tldr": paper.tldr, "abstract_html": Markup(paper.abstract_html),
-        "draft": paper.draft,
+        "draft": paper.draft, "lang": paper_languages(paper, ui.language),
     }
 
 
@@ -251,16 +267,18 @@ def threads_contexts(site: Site, urls: Urls,
     and the newer and older papers beside it in reading order (none past either end)."""
     by_slug = {paper.slug: paper for paper in site.papers}
     papers = site.papers
-    return [{"related": [paper_link(by_slug[slug], urls) for slug in related.get(p.slug, ())],
-             "newer": paper_link(papers[n - 1], urls) if n > 0 else None,
-             "older": paper_link(papers[n + 1], urls) if n + 1 < len(papers) else None}
+    language = site.config.language
+    return [{"related": [paper_link(by_slug[slug], urls, language)
+                         for slug in related.get(p.slug, ())],
+             "newer": paper_link(papers[n - 1], urls, language) if n > 0 else None,
+             "older": paper_link(papers[n + 1], urls, language) if n + 1 < len(papers) else None}
             for n, p in enumerate(papers)]
 
 
-def paper_link(paper: Paper, urls: Urls) -> dict[str, str]:
-    """A paper as a link to it shows it: its title, page URL and venue."""
+def paper_link(paper: Paper, urls: Urls, site_language: str) -> dict[str, str]:
+    """A paper as a link to it shows it: its title (and the title's `lang`), page URL and venue."""
     return {"title": Markup(paper.title_html), "url": urls.path(paths.paper_file(paper.slug)),
-            "venue": paper.venue}
+            "venue": paper.venue, "lang": text_language(paper.title_text, site_language)}
 
 
 def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls) -> dict[str, Any]:
@@ -342,7 +360,7 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
             "description": ui.gettext("Search titles, authors, tags and abstracts"),
             "hide_header_search": True,
             "browse": {"tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags],
-                       "recent": [{**paper_link(p, urls), "date": p.date.isoformat(),
+                       "recent": [{**paper_link(p, urls, site.config.language), "date": p.date.isoformat(),
                                    "date_human": ui.date(p.date)} for p in recent]}}
 
 

@@ -14,6 +14,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 from lunr.tokenizer import SEPARATOR_CHARS
 from lunr.trimmer import full_re
 
+from ..model.languages import CJK_RANGES
 from ..model.records import Paper
 
 FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes", 1))
@@ -25,15 +26,8 @@ them alike)."""
 # why: letters NFKD does not take apart; static/search-query.js's fold() has the same table
 _UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
                            "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"})
-# why: the characters of writing that puts no space between words: Han (with 々 〆 〇 and the
-# Hangzhou numerals), hiragana and katakana (half-width too), and planes 2-3, where every
-# character is Han. Only letters and digits get here (index_text), so whole blocks are safe.
-# Hangul is left out: Korean puts spaces between words, and fold() (NFKD) would take its
-# syllables apart. static/search-query.js's CJK_CLASS has the same ranges (tests/test_cjk.py).
-CJK_RANGES = ((0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x303B, 0x303C),
-              (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
-              (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x1AFF0, 0x1B16F), (0x20000, 0x3FFFF))
-"""Code point ranges, inclusive, of the characters cut into bigrams (cut_cjk)."""
+# why: CJK_RANGES (model/languages.py) are the characters cut into bigrams (cut_cjk). Only
+# letters and digits get here (index_text), so whole blocks are safe.
 _CJK_RUN = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES) + "]+")
 # why: lunr.py keeps tokens with inner punctuation whole ('e.g.,', '$\texttt{x}$') while
 # lunr.js strips it, so the browser could not find them; index only letters and digits.
