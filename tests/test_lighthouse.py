@@ -14,9 +14,6 @@ from sitecheck import BASE_PATH
 PAGES = {"home": "", "paper": "papers/webrl/", "tag": "tags/llm/", "author": "authors/orion-weller/",
          "search": "search/?q=agents", "saved": "saved/"}
 FLOORS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
-NOINDEX = {"saved/"}
-"""Pages that ask not to be indexed (outputs/metadata.py): one browser's own list of papers."""
-BLOCKED = "Page is blocked from indexing (0)"
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +36,4 @@ def test_lighthouse_scores(site, origin, path):
     report = lighthousekit.run(origin + BASE_PATH + path)
     print(report.describe())
     low = {c: s for c, s in report.scores.items() if s < FLOORS[c]}
-    if path in NOINDEX and report.failing["seo"] == [BLOCKED]:
-        low.pop("seo", None)  # why: its noindex is meant; any other SEO failure still counts
     assert not low, f"under the floor: {low}\n{report.describe()}"
