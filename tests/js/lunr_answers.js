@@ -4,19 +4,9 @@
 // tests/test_cjk.py asks lunr.py the same clauses and holds the answers equal.
 "use strict";
 const fs = require("node:fs");
-const path = require("node:path");
-const vm = require("node:vm");
 
-const root = path.join(__dirname, "../..");
-const context = vm.createContext({ console });
-context.self = context;
-for (const file of ["node_modules/lunr/lunr.js", "static/search-query.js", "static/search-index.js",
-  "static/search-answer.js", "static/search-worker.js"]) {
-  vm.runInContext(fs.readFileSync(path.join(root, file), "utf8"), context, { filename: file });
-}
+const { context, packed } = require("./worker_context.js").loadWorker(process.argv[2]);
 const { lunr, DigestQuery, DigestIndex } = context;
-const packed = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-context.index = DigestIndex.loadIndex(lunr, packed); // why: the worker plans from its lexicon
 const own = lunr.Index.load(DigestIndex.unpackIndex(packed));
 const presence = lunr.Query.presence;
 

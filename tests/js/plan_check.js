@@ -6,21 +6,10 @@
 // the word's); here the clauses are also built in full and answered by lunr's own query. And the
 // worker's order keeps lunr's within each tier, tiers by how many of the query's words a paper has.
 "use strict";
-const fs = require("node:fs");
-const path = require("node:path");
-const vm = require("node:vm");
 const assert = require("node:assert/strict");
 
-const root = path.join(__dirname, "../..");
-const context = vm.createContext({ console });
-context.self = context;
-for (const file of ["node_modules/lunr/lunr.js", "static/search-query.js", "static/search-index.js",
-  "static/search-answer.js", "static/search-worker.js"]) {
-  vm.runInContext(fs.readFileSync(path.join(root, file), "utf8"), context, { filename: file });
-}
+const { context, packed } = require("./worker_context.js").loadWorker(process.argv[2]);
 const { lunr, DigestQuery, DigestIndex } = context;
-const packed = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-context.index = DigestIndex.loadIndex(lunr, packed);
 const index = context.index;
 
 /** A plan's clauses, each unfinished word's wildcards built in full: both at half weight. */

@@ -1,0 +1,23 @@
+// The search worker as the browser runs it, for the node checks: lunr.js and our scripts loaded
+// into one context, with the packed index at PACKED_PATH loaded as the worker's `index`.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const vm = require("node:vm");
+
+const SCRIPTS = ["node_modules/lunr/lunr.js", "static/search-query.js", "static/search-index.js",
+  "static/search-answer.js", "static/search-worker.js"];
+
+function loadWorker(packedPath) {
+  const root = path.join(__dirname, "../..");
+  const context = vm.createContext({ console });
+  context.self = context;
+  for (const file of SCRIPTS) {
+    vm.runInContext(fs.readFileSync(path.join(root, file), "utf8"), context, { filename: file });
+  }
+  const packed = JSON.parse(fs.readFileSync(packedPath, "utf8"));
+  context.index = context.DigestIndex.loadIndex(context.lunr, packed);
+  return { context, packed };
+}
+
+module.exports = { loadWorker };
