@@ -143,11 +143,13 @@ def test_the_schema_check_can_fail():
         "item 0: eprint is not a CSL variable with a value"]
 
 
-def test_the_file_is_deterministic_utf8_with_sorted_keys_and_a_final_newline():
-    items = ({"type": "article", "id": "k", "title": "Über 陈"},)
+def test_the_file_is_deterministic_utf8_an_item_a_line_with_sorted_keys():
+    items = ({"type": "article", "id": "k", "title": "Über 陈"}, {"id": "m", "type": "book"})
     assert csl_file(items) == csl_file(tuple(dict(reversed(i.items())) for i in items))
     assert csl_file(items).decode("utf-8") == (
-        '[\n  {\n    "id": "k",\n    "title": "Über 陈",\n    "type": "article"\n  }\n]\n')
+        '[\n{"id": "k", "title": "Über 陈", "type": "article"},\n'
+        '{"id": "m", "type": "book"}\n]\n')
+    assert csl_file(()) == b"[]\n"
 
 
 def test_the_build_writes_papers_json_without_drafts(tmp_path, monkeypatch):

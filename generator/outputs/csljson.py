@@ -82,6 +82,9 @@ def csl_jobs(site: Site) -> list[FileJob]:
 
 
 def csl_file(items: tuple[dict[str, Any], ...]) -> bytes:
-    """A CSL-JSON file: the items as one array, keys sorted, UTF-8, ending in a newline."""
-    return (json.dumps(list(items), ensure_ascii=False, indent=2, sort_keys=True)
-            + "\n").encode("utf-8")
+    """A CSL-JSON file: the items as one array, an item a line, keys sorted, UTF-8, ending in
+    a newline."""
+    # why: json's C encoder serves only compact output (indent=None); indented, the pure-Python
+    # one took ~1 s of each 10,000-paper rebuild. An item a line still diffs and reads well.
+    lines = ",\n".join(json.dumps(item, ensure_ascii=False, sort_keys=True) for item in items)
+    return (f"[\n{lines}\n]\n" if items else "[]\n").encode("utf-8")
