@@ -1,5 +1,7 @@
 """generator.build.files: a job's bytes are made, or kept in the live site where it holds them."""
 
+import hashlib
+
 import pytest
 
 import generator.build.workers as workers_module
@@ -27,57 +29,73 @@ def jobs(*texts):
         [FileJob(".nojekyll", bytes, (b"",))]
 
 
-def built(tmp_path, texts, cache):
-    files = list(make_files(jobs(*texts), cache, tmp_path / "site"))
+def built(tmp_path, texts, cache, before=None, as_left=False):
+    """The files of a build of pages `texts` into tmp_path/site, and its manifest."""
+    made = {}
+    files = list(make_files(jobs(*texts), cache, tmp_path / "site", None, before, as_left, made))
     write_site(files, tmp_path / "site")
-    return files
+    return files, made
 
 
 def test_every_job_is_made_into_the_first_site(tmp_path):
-    files = built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
+    files, _ = built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
     assert files == [OutputFile("a.html", b"<p>a</p>"), OutputFile("b.html", b"<p>b</p>"),
                      OutputFile(".nojekyll", b"")]
     assert MADE == ["a", "b"]
 
 
-def test_a_job_whose_bytes_the_live_site_holds_is_kept_not_made(tmp_path):
-    built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
+def test_the_manifest_holds_each_files_key_and_a_hash_of_its_bytes_not_the_bytes(tmp_path):
+    made = {}
+    big = [FileJob("big.html", page, ("x" * 100_000,))]
+    list(make_files(big, Cache(tmp_path / "cache"), tmp_path / "site", made=made))
+    key, digest = made["big.html"]
+    assert len(key) == 32 and digest == hashlib.sha256(page("x" * 100_000)).digest()
+
+
+@pytest.mark.parametrize("as_left", [True, False])
+def test_a_job_whose_bytes_the_live_site_holds_is_kept_not_made(tmp_path, as_left):
+    _, before = built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
     MADE.clear()
-    files = built(tmp_path, ["a", "c"], Cache(tmp_path / "cache"))
+    files, made = built(tmp_path, ["a", "c"], Cache(tmp_path / "cache"), before, as_left)
     assert files[0] == KeptFile("a.html") and MADE == ["c"]
+    assert made["a.html"] == before["a.html"] and "b.html" not in made
     assert (tmp_path / "site" / "a.html").read_bytes() == b"<p>a</p>"
     assert not (tmp_path / "site" / "b.html").exists()
 
 
+def test_a_job_given_other_values_at_the_same_path_is_made_again(tmp_path):
+    _, before = built(tmp_path, ["a"], Cache(tmp_path / "cache"))
+    MADE.clear()
+    other = [FileJob("a.html", page, ("A",))]
+    files = list(make_files(other, Cache(tmp_path / "cache"), tmp_path / "site", None, before,
+                            True))
+    assert files == [OutputFile("a.html", b"<p>A</p>")] and MADE == ["A"]
+
+
 @pytest.mark.parametrize("damage", ["edited", "deleted"])
 def test_a_live_file_changed_by_hand_is_made_again(tmp_path, damage):
-    built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
+    _, before = built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
     if damage == "edited":
         (tmp_path / "site" / "a.html").write_bytes(b"<p>A</p>")
     else:
         (tmp_path / "site" / "a.html").unlink()
     MADE.clear()
-    built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
+    built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"), before, as_left=False)
     assert MADE == ["a"]
     assert (tmp_path / "site" / "a.html").read_bytes() == b"<p>a</p>"
 
 
-def test_without_a_cache_every_job_is_made(tmp_path):
+def test_without_a_cache_every_job_is_made_and_nothing_kept(tmp_path):
     built(tmp_path, ["a"], Cache(None))
     MADE.clear()
-    assert built(tmp_path, ["a"], Cache(None))[0] == OutputFile("a.html", b"<p>a</p>")
-    assert MADE == ["a"]
-
-
-def test_the_cache_keeps_a_hash_of_the_bytes_not_the_bytes(tmp_path):
-    cache = Cache(None, in_memory=True)
-    list(make_files([FileJob("big.html", page, ("x" * 100_000,))], cache, tmp_path / "site"))
-    assert [len(value) for value in cache._memory.values()] == [32]
+    files, made = built(tmp_path, ["a"], Cache(None))
+    assert files[0] == OutputFile("a.html", b"<p>a</p>") and MADE == ["a"] and made == {}
 
 
 def test_a_kept_file_gone_from_the_site_before_the_write_is_refused(tmp_path):
-    built(tmp_path, ["a"], Cache(tmp_path / "cache"))
-    files = list(make_files(jobs("a"), Cache(tmp_path / "cache"), tmp_path / "site"))
+    _, before = built(tmp_path, ["a"], Cache(tmp_path / "cache"))
+    files = list(make_files(jobs("a"), Cache(tmp_path / "cache"), tmp_path / "site", None, before,
+                            True))
     (tmp_path / "site" / "a.html").unlink()
     with pytest.raises(OutputRefused, match="a.html"):
         write_site(files, tmp_path / "site")

@@ -1,10 +1,12 @@
 """The site's files: each FileJob's bytes, or the live site's own file where it holds them.
 
-For each job the cache keeps a hash of the bytes it made, not the bytes: the live site is where
-those are. A job whose last bytes the live site's file still holds is not made again and the
-writer keeps that file as it is; any other job is made (by the build's workers) and the hash
-of its bytes kept. So the cache holds no second copy of the site, and a rebuild reads each of
-the site's files once, to hash it.
+A build leaves a Manifest: for each file of the site, the key of the job that made it (see
+build/cache.py: a hash of the code, the function and all it was given) and a hash of its bytes.
+The next build keeps a file where its job has the same key as the last build's job at that
+path and the live site still holds those bytes: the writer leaves it as it is, and nothing is
+made. So the cache holds no second copy of the site. When the live site is exactly as the last
+build left it (the same size, times and inode of every file: writer.site_state), its bytes are
+those of the manifest without reading them; else each kept file is read, to hash it.
 """
 
 from __future__ import annotations
@@ -18,30 +20,34 @@ from .cache import Cache
 from .workers import Workers
 from .writer import KeptFile, live_digest
 
+Manifest = dict[str, tuple[bytes, bytes]]
+"""What a build made, by the file's path in the site: (its job's key, the sha256 of its bytes)."""
 
-def make_files(jobs: list[FileJob], cache: Cache, out: Path,
-               workers: Workers | None = None) -> Iterator[OutputFile | KeptFile]:
-    """Every job's file, as it is made or found kept in `out` as the same job made it before:
-    so the writer can place each as it comes, and no more than a few are held at once."""
-    workers = workers or Workers()
+
+def make_files(jobs: list[FileJob], cache: Cache, out: Path, workers: Workers | None = None,
+               before: Manifest | None = None, as_left: bool = False,
+               made: Manifest | None = None) -> Iterator[OutputFile | KeptFile]:
+    """Every job's file, as it is made, or kept in `out` as the last build (`before`, its
+    manifest) made it: so the writer can place each as it comes, and no more than a few are held
+    at once. `as_left`: whether `out` is as that build left it. This build's manifest is put in
+    `made` as the files come (nothing, when the cache keeps nothing)."""
+    workers, before, made = workers or Workers(), before or {}, {} if made is None else made
     for make, shared, numbers in _by_function(jobs):
-        if not cache.keeps:
-            made = workers.imap(make, shared, [jobs[n].args for n in numbers])
-            yield from (OutputFile(jobs[n].path, data) for n, data in zip(numbers, made))
-            continue
-        keys = cache.keys(make, shared, [jobs[n].args for n in numbers])
-        made_before = cache.found(keys)
-        to_make = [(n, key) for n, key in zip(numbers, keys)
-                   if made_before.get(key) is None
-                   or made_before[key] != live_digest(out, jobs[n].path)]
-        to_keep = set(numbers) - {n for n, _ in to_make}
-        yield from (KeptFile(jobs[n].path) for n in numbers if n in to_keep)
-        digests = {}
-        made = workers.imap(make, shared, [jobs[n].args for n, _ in to_make])
-        for (n, key), data in zip(to_make, made):
-            digests[key] = hashlib.sha256(data).digest()
-            yield OutputFile(jobs[n].path, data)
-        cache.keep(digests)
+        keys = (cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps
+                else [b""] * len(numbers))
+        to_make = []
+        for number, key in zip(numbers, keys):
+            path, last = jobs[number].path, before.get(jobs[number].path)
+            if key and last and last[0] == key and (as_left or live_digest(out, path) == last[1]):
+                made[path] = last
+                yield KeptFile(path)
+            else:
+                to_make.append((number, key))
+        made_now = workers.imap(make, shared, [jobs[number].args for number, _ in to_make])
+        for (number, key), data in zip(to_make, made_now):
+            if key:
+                made[jobs[number].path] = (key, hashlib.sha256(data).digest())
+            yield OutputFile(jobs[number].path, data)
 
 
 def _by_function(jobs: list[FileJob]) -> list[tuple[Callable[..., bytes], object, list[int]]]:

@@ -31,7 +31,7 @@ from ..search.index import index_sizes, search_jobs
 from ..search.related import related_papers
 from ..search.terms import paper_terms
 from .cache import Cache
-from .files import make_files
+from .files import Manifest, make_files
 from .workers import Workers
 from .writer import WriteReport, site_state, write_site
 
@@ -83,11 +83,12 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                            f"{len(theme.assets)} assets")
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
                               os.environ.get(EPOCH))
-        done, guessed = _done_before(cache.recall(_last_build(options)), inputs, options.out)
-        if done is not None:  # why: not `complete`, so the cache forgets none of what is kept
-            _warn(timer, guessed)
+        last, as_left = _last_build(cache.recall(_remembered_as(options)), options.out)
+        if as_left and last.inputs == inputs:  # why: not `complete`: the cache forgets nothing
+            _warn(timer, last.warnings)
             timer.done("check", "nothing changed since the last build")
-            return done
+            return replace(last.report, written=0, removed=0,
+                           unchanged=last.report.written + last.report.unchanged)
         checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
                             workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
@@ -103,12 +104,13 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                 + bib_jobs(site) + csl_jobs(site) + list_jobs(site, theme.templates)
                 + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
-        files = make_files(jobs, cache, options.out, workers)
+        manifest: Manifest = {}
+        files = make_files(jobs, cache, options.out, workers, last.files, as_left, manifest)
         report = write_site(itertools.chain(theme.assets, files), options.out)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
-        cache.remember(_last_build(options), (inputs, report, guessed))
+        cache.remember(_remembered_as(options), LastBuild(inputs, report, guessed, manifest))
         complete = True
         return report
     finally:  # why: what was made is kept, even by a build that failed
@@ -144,20 +146,33 @@ EPOCH = "SOURCE_DATE_EPOCH"
 """The environment variable that fixes the site's 'updated' time (see model.site.updated_time)."""
 
 
-def _last_build(options: BuildOptions) -> str:
+@dataclass(frozen=True)
+class LastBuild:
+    """What the cache remembers of the last build into an output folder."""
+
+    inputs: bytes
+    """The hash of its options, content, theme and code (Cache.key_of)."""
+    report: WriteReport
+    warnings: list[str]
+    """What it warned of in the papers: a build that finds nothing changed says it again."""
+    files: Manifest
+    """What it made (see build/files.py)."""
+
+
+NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})
+
+
+def _remembered_as(options: BuildOptions) -> str:
     """The name the last build into `options.out` is remembered by in the cache."""
     return f"the last build into {options.out.resolve()}"
 
 
-def _done_before(last: object, inputs: bytes, out: Path) -> tuple[WriteReport | None, list[str]]:
-    """What the last build wrote, and what it warned of in the papers, if it was given these
-    `inputs` and `out` is as it left it; else (None, [])."""
-    if not (isinstance(last, tuple) and len(last) == 3 and last[0] == inputs
-            and isinstance(last[1], WriteReport) and last[1].state == site_state(out)):
-        return None, []
-    report = last[1]
-    return WriteReport(0, report.written + report.unchanged, 0, report.total_bytes,
-                       report.state), last[2]
+def _last_build(remembered: object, out: Path) -> tuple[LastBuild, bool]:
+    """The last build into `out` (NO_BUILD if none is remembered), and whether `out` is as it
+    left it."""
+    if not isinstance(remembered, LastBuild):
+        return NO_BUILD, False
+    return remembered, remembered.report.state == site_state(out)
 
 
 def _warn(timer: StageTimer, warnings: list[str]) -> None:
