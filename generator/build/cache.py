@@ -287,14 +287,17 @@ def _damaged(error: sqlite3.OperationalError) -> bool:
 def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
     """A hash of `value` pickled, made once per build however often the value is given (a
     paper to its page, its tags' pages, feeds and BibTeX files), by its id: a build changes
-    none of the values it gives. A tuple of more than plain values (a tag's papers, the
-    papers' search terms) is hashed item by item, so each item is pickled once, if at all."""
-    if type(value) is str:  # why: the most common argument; no pickler needed for it
-        return hashlib.sha256(b"str " + value.encode("utf-8", "surrogatepass")).digest()
+    none of the values it gives. A tuple of more than short plain values (a tag's papers, the
+    papers' search terms, a list page's cards) is hashed item by item, so each item is hashed
+    once, if at all."""
+    if type(value) is str and len(value) < _LONG:  # why: the most common argument; no pickler
+        return _str_digest(value)
     known = seen.get(id(value))
     if known is not None:
         return known[1]
-    if type(value) is tuple and not all(type(item) in _PLAIN for item in value):
+    if type(value) is str:
+        digest = _str_digest(value)
+    elif type(value) is tuple and not all(_short_plain(item) for item in value):
         digest = hashlib.sha256(b"(" + b"".join([_digest(item, seen) for item in value])).digest()
     else:
         digest = hashlib.sha256(_pickled(value)).digest()
@@ -303,6 +306,16 @@ def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
 
 
 _PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
+_LONG = 256
+"""Characters from which a string is worth remembering by its id (a paper's card, ~3,000)."""
+
+
+def _short_plain(item: Any) -> bool:
+    return type(item) in _PLAIN and not (type(item) is str and len(item) >= _LONG)
+
+
+def _str_digest(value: str) -> bytes:
+    return hashlib.sha256(b"str " + value.encode("utf-8", "surrogatepass")).digest()
 
 
 def _stand_for(result: Any, key: bytes, seen: dict[int, tuple[object, bytes]]) -> None:
