@@ -48,7 +48,8 @@ DEVICES = {
     "cache": Device("build/cache.py: results kept between builds", (
         ("generator/build/pipeline.py", "cache or Cache(options.cache,", "cache or Cache(None,"),)),
     "no-op check": Device("build/pipeline.py: the last build's inputs and output state", (
-        ("generator/build/pipeline.py", "if as_left and last.inputs == inputs:", "if False:"),)),
+        ("generator/build/pipeline.py", "if last.inputs == inputs and last.report.state",
+         "if False and last.report.state"),)),
     "collector paused": Device("build/pipeline.py: Python's cycle collector off in a build", (
         ("generator/build/pipeline.py", "@_collections_paused()\ndef build(", "def build("),)),
     "reads in key order": Device("build/cache.py: kept results looked up sorted by key", (

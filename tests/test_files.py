@@ -4,11 +4,12 @@ import hashlib
 
 import pytest
 
+import generator.build.files as files_module
 import generator.build.workers as workers_module
 from generator.build.workers import Workers
 from generator.build.cache import Cache
 from generator.build.files import make_files
-from generator.build.writer import KeptFile, OutputRefused, write_site
+from generator.build.writer import KeptFile, OutputRefused, site_state, write_site
 from generator.model.records import FileJob, OutputFile
 
 MADE = []
@@ -30,10 +31,12 @@ def jobs(*texts):
 
 
 def built(tmp_path, texts, cache, before=None, as_left=False):
-    """The files of a build of pages `texts` into tmp_path/site, and its manifest."""
-    made = {}
-    files = list(make_files(jobs(*texts), cache, tmp_path / "site", None, before, as_left, made))
-    write_site(files, tmp_path / "site")
+    """The files of a build of pages `texts` into tmp_path/site, and its manifest; `as_left`:
+    the last build's state of the site is given, so that its files are not read."""
+    made, out = {}, tmp_path / "site"
+    state = site_state(out) if as_left else b""
+    files = list(make_files(jobs(*texts), cache, out, None, before, state, made))
+    write_site(files, out)
     return files, made
 
 
@@ -68,8 +71,15 @@ def test_a_job_given_other_values_at_the_same_path_is_made_again(tmp_path):
     MADE.clear()
     other = [FileJob("a.html", page, ("A",))]
     files = list(make_files(other, Cache(tmp_path / "cache"), tmp_path / "site", None, before,
-                            True))
+                            site_state(tmp_path / "site")))
     assert files == [OutputFile("a.html", b"<p>A</p>")] and MADE == ["A"]
+
+
+def test_a_site_as_the_last_build_left_it_is_not_read_to_keep_its_files(tmp_path, monkeypatch):
+    _, before = built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"))
+    monkeypatch.setattr(files_module, "live_digest", lambda out, path: pytest.fail("read " + path))
+    files, _ = built(tmp_path, ["a", "b"], Cache(tmp_path / "cache"), before, as_left=True)
+    assert files[:2] == [KeptFile("a.html"), KeptFile("b.html")]
 
 
 @pytest.mark.parametrize("damage", ["edited", "deleted"])
@@ -95,7 +105,7 @@ def test_without_a_cache_every_job_is_made_and_nothing_kept(tmp_path):
 def test_a_kept_file_gone_from_the_site_before_the_write_is_refused(tmp_path):
     _, before = built(tmp_path, ["a"], Cache(tmp_path / "cache"))
     files = list(make_files(jobs("a"), Cache(tmp_path / "cache"), tmp_path / "site", None, before,
-                            True))
+                            site_state(tmp_path / "site")))
     (tmp_path / "site" / "a.html").unlink()
     with pytest.raises(OutputRefused, match="a.html"):
         write_site(files, tmp_path / "site")

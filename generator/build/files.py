@@ -18,20 +18,22 @@ from typing import Callable, Iterator
 from ..model.records import FileJob, OutputFile
 from .cache import Cache
 from .workers import Workers
-from .writer import KeptFile, live_digest
+from .writer import KeptFile, live_digest, site_state
 
 Manifest = dict[str, tuple[bytes, bytes]]
 """What a build made, by the file's path in the site: (its job's key, the sha256 of its bytes)."""
 
 
 def make_files(jobs: list[FileJob], cache: Cache, out: Path, workers: Workers | None = None,
-               before: Manifest | None = None, as_left: bool = False,
+               before: Manifest | None = None, before_state: bytes = b"",
                made: Manifest | None = None) -> Iterator[OutputFile | KeptFile]:
     """Every job's file, as it is made, or kept in `out` as the last build (`before`, its
     manifest) made it: so the writer can place each as it comes, and no more than a few are held
-    at once. `as_left`: whether `out` is as that build left it. This build's manifest is put in
-    `made` as the files come (nothing, when the cache keeps nothing)."""
+    at once. `before_state`: the site_state() that build left `out` in. This build's manifest is
+    put in `made` as the files come (nothing, when the cache keeps nothing)."""
     workers, before, made = workers or Workers(), before or {}, {} if made is None else made
+    # why: here, not before, so it is read when the writer asks for the first file: under its lock
+    as_left = bool(before) and site_state(out) == before_state
     for make, shared, numbers in _by_function(jobs):
         keys = (cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps
                 else [b""] * len(numbers))

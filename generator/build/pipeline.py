@@ -83,8 +83,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                            f"{len(theme.assets)} assets")
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
                               os.environ.get(EPOCH))
-        last, as_left = _last_build(cache.recall(_remembered_as(options)), options.out)
-        if as_left and last.inputs == inputs:  # why: not `complete`: the cache forgets nothing
+        last = _last_build(cache.recall(_remembered_as(options)))
+        if last.inputs == inputs and last.report.state == site_state(options.out):
+            # why: not `complete`, so the cache forgets none of what is kept
             _warn(timer, last.warnings)
             timer.done("check", "nothing changed since the last build")
             return replace(last.report, written=0, removed=0,
@@ -105,7 +106,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                 + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
-        files = make_files(jobs, cache, options.out, workers, last.files, as_left, manifest)
+        files = make_files(jobs, cache, options.out, workers, last.files, last.report.state,
+                           manifest)
         report = write_site(itertools.chain(theme.assets, files), options.out)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
@@ -167,12 +169,9 @@ def _remembered_as(options: BuildOptions) -> str:
     return f"the last build into {options.out.resolve()}"
 
 
-def _last_build(remembered: object, out: Path) -> tuple[LastBuild, bool]:
-    """The last build into `out` (NO_BUILD if none is remembered), and whether `out` is as it
-    left it."""
-    if not isinstance(remembered, LastBuild):
-        return NO_BUILD, False
-    return remembered, remembered.report.state == site_state(out)
+def _last_build(remembered: object) -> LastBuild:
+    """The last build into an output folder as the cache remembers it; NO_BUILD if it does not."""
+    return remembered if isinstance(remembered, LastBuild) else NO_BUILD
 
 
 def _warn(timer: StageTimer, warnings: list[str]) -> None:
