@@ -11,7 +11,7 @@ project as it is and with every variant, in an order reversed from round to roun
 the medians as "without - with": what the device buys (a negative figure costs).
 
 A device that buys under 0.2 s at 10,000 papers in every kind of build, and no memory, goes
-(the redesign issue's rule). The writer's outputs-as-hashes (build/files.py) and the preview
+(the redesign issue's rule). The writer's outputs-as-hashes (building/files.py) and the preview
 server's freeze (serve/server.py, bench/serve_bench.py) are not here: the first is how the
 cache holds no second copy of the site rather than a switch, the second is not in a build.
 
@@ -45,30 +45,30 @@ class Device:
 
 
 DEVICES = {
-    "cache": Device("build/cache.py: results kept between builds", (
-        ("generator/build/pipeline.py", "cache or Cache(options.cache,", "cache or Cache(None,"),)),
-    "no-op check": Device("build/pipeline.py: the last build's inputs and output state", (
-        ("generator/build/pipeline.py", "if last.inputs == inputs and last.report.state",
+    "cache": Device("building/cache.py: results kept between builds", (
+        ("generator/building/pipeline.py", "cache or Cache(options.cache,", "cache or Cache(None,"),)),
+    "no-op check": Device("building/pipeline.py: the last build's inputs and output state", (
+        ("generator/building/pipeline.py", "if last.inputs == inputs and last.report.state",
          "if False and last.report.state"),)),
-    "collector paused": Device("build/pipeline.py: Python's cycle collector off in a build", (
-        ("generator/build/pipeline.py", "@_collections_paused()\ndef build(", "def build("),)),
-    "reads in key order": Device("build/cache.py: kept results looked up sorted by key", (
-        ("generator/build/cache.py", "keys = sorted(keys)", "keys = list(keys)"),)),
-    "cards cached": Device("build/pipeline.py: each paper's card kept as a step of its own", (
-        ("generator/build/pipeline.py",
+    "collector paused": Device("building/pipeline.py: Python's cycle collector off in a build", (
+        ("generator/building/pipeline.py", "@_collections_paused()\ndef build(", "def build("),)),
+    "reads in key order": Device("building/cache.py: kept results looked up sorted by key", (
+        ("generator/building/cache.py", "keys = sorted(keys)", "keys = list(keys)"),)),
+    "cards cached": Device("building/pipeline.py: each paper's card kept as a step of its own", (
+        ("generator/building/pipeline.py",
          "cards = cache.map(render_card, card_inputs(site), shared=theme.templates, "
          "workers=workers)",
          "cards = [render_card(theme.templates, *args) for args in card_inputs(site)]"),)),
-    "terms cached": Device("build/pipeline.py: each paper's search terms kept", (
-        ("generator/build/pipeline.py",
+    "terms cached": Device("building/pipeline.py: each paper's search terms kept", (
+        ("generator/building/pipeline.py",
          "terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)",
          "terms = [paper_terms(paper) for paper in site.papers]"),)),
-    "spare site": Device("build/writer.py: the retired site staged in by the next build", (
-        ("generator/build/writer.py", "if spare.is_dir() and not spare.is_symlink():",
+    "spare site": Device("building/writer.py: the retired site staged in by the next build", (
+        ("generator/building/writer.py", "if spare.is_dir() and not spare.is_symlink():",
          "if False:"),
-        ("generator/build/writer.py", "        folder.rename(spare_folder(out))\n",
+        ("generator/building/writer.py", "        folder.rename(spare_folder(out))\n",
          "        shutil.rmtree(folder)\n"))),
-    "workers": Device("build/workers.py: one process per core", (
+    "workers": Device("building/workers.py: one process per core", (
         ("generator/cli.py", "default=os.cpu_count() or 1", "default=1"),)),
 }
 

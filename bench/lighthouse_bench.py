@@ -21,7 +21,7 @@ from urllib.parse import quote
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "bench"), str(REPO / "tests")]
 
-from generator.build.pipeline import BuildOptions, build  # noqa: E402
+from generator.building.pipeline import BuildOptions, build  # noqa: E402
 from generator.serve.handlers import SiteHandler  # noqa: E402
 from lighthousekit import run  # noqa: E402
 from sitecheck import CHROMIUM, CHROMIUM_ARGS  # noqa: E402

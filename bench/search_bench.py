@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from generator.build.pipeline import BuildOptions, build  # noqa: E402
+from generator.building.pipeline import BuildOptions, build  # noqa: E402
 from generator.search.packed import unpack  # noqa: E402
 from generator.serve.handlers import SiteHandler  # noqa: E402
 from synthetic import write_digest  # noqa: E402

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .model.errors import BuildFailed, display_path
-from .build.writer import OutputRefused
-from .build.checkup import Checkup, check_content
-from .build.pipeline import BuildOptions, StageTimer, build
+from .building.writer import OutputRefused
+from .building.checkup import Checkup, check_content
+from .building.pipeline import BuildOptions, StageTimer, build
 
 if TYPE_CHECKING:
     from .importers.merge import ImportOptions, ImportPlan

@@ -1,4 +1,4 @@
-"""generator.build.cache: results of pure functions kept by what they are given, never wrong."""
+"""generator.building.cache: results of pure functions kept by what they are given, never wrong."""
 
 import hashlib
 import os
@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-import generator.build.cache as cache_module
-import generator.build.workers as workers_module
-from generator.build.workers import Workers
-from generator.build.cache import FILE, Cache
+import generator.building.cache as cache_module
+import generator.building.workers as workers_module
+from generator.building.workers import Workers
+from generator.building.cache import FILE, Cache
 
 CALLS: list = []
 """The arguments every make function below was called with in this process."""

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build.cache import Cache
-from generator.build.pipeline import BuildOptions, build
+from generator.building.cache import Cache
+from generator.building.pipeline import BuildOptions, build
 from generator.model.errors import BuildFailed
 
 REPO = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@ import datetime as dt
 import json
 
 from factories import REPO, make_paper, make_site, pages_of, paper_source, write_content
-from generator.build.pipeline import BuildOptions, build
+from generator.building.pipeline import BuildOptions, build
 from generator.model.records import Link
 from generator.outputs.csljson import csl_file, csl_item, csl_jobs, csl_name
 

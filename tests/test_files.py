@@ -1,15 +1,15 @@
-"""generator.build.files: a job's bytes are made, or kept in the live site where it holds them."""
+"""generator.building.files: a job's bytes are made, or kept in the live site where it holds them."""
 
 import hashlib
 
 import pytest
 
-import generator.build.files as files_module
-import generator.build.workers as workers_module
-from generator.build.workers import Workers
-from generator.build.cache import Cache
-from generator.build.files import make_files
-from generator.build.writer import KeptFile, OutputRefused, site_state, write_site
+import generator.building.files as files_module
+import generator.building.workers as workers_module
+from generator.building.workers import Workers
+from generator.building.cache import Cache
+from generator.building.files import make_files
+from generator.building.writer import KeptFile, OutputRefused, site_state, write_site
 from generator.model.records import FileJob, OutputFile
 
 MADE = []

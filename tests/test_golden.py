@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 from factories import REPO
-from generator.build.pipeline import BuildOptions, build
+from generator.building.pipeline import BuildOptions, build
 
 GOLDEN = Path(__file__).parent / "golden"
 ASSETS = "assets/"

@@ -13,8 +13,8 @@ import pytest
 import catalogues
 import sitecheck
 from factories import REPO, SITE_YAML, make_paper, make_site, pages_of, theme, write_content
-from generator.build.cache import Cache
-from generator.build.pipeline import BuildOptions, build
+from generator.building.cache import Cache
+from generator.building.pipeline import BuildOptions, build
 from generator.content.config import load_config
 from generator.model.citation import assign_keys
 from generator.model.errors import BuildFailed
@@ -22,7 +22,7 @@ from generator.model.languages import catalogue_languages, interface_language, o
 from generator.model.site import build_site
 from generator.model.slugs import name_order
 from generator.outputs.interface import interface, plural_examples, script_messages
-from generator.build.pipeline import overlay_messages
+from generator.building.pipeline import overlay_messages
 
 LANGUAGES = ("en", "zh-CN")
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")

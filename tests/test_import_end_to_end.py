@@ -165,7 +165,7 @@ def what_a_citation_keeps(content: Path) -> dict[str, tuple]:
     """Each paper's title as readers see it -> (authors, ids, venue, tags), as the build reads
     the files. why: all.bib keeps a TeX title as written and importing BibTeX decodes it
     ('$\\alpha$' comes back as 'α'), so the round trip keeps what the title shows."""
-    from generator.build.checkup import check_content
+    from generator.building.checkup import check_content
     checkup = check_content(content)
     assert checkup.errors == ()
     return {p.title_text: (p.authors, p.ids, p.venue, tuple(t.name for t in p.tags))

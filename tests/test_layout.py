@@ -10,9 +10,9 @@ ALLOWED = {
     "search": {"model"},
     "outputs": {"model"},
     "importers": {"content", "model"},
-    "build": {"content", "model", "outputs", "search"},
-    "serve": {"build", "content", "model"},
-    "cli": {"build", "serve", "importers", "content", "model"},
+    "building": {"content", "model", "outputs", "search"},
+    "serve": {"building", "content", "model"},
+    "cli": {"building", "serve", "importers", "content", "model"},
 }
 """Each room of generator/, and the rooms it may import from (besides its own modules)."""
 
@@ -25,7 +25,7 @@ def imported_rooms(module: Path) -> set[str]:
     for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:
             base = [*folder[:len(folder) - node.level + 1], *filter(None, (node.module or "").split("."))]
-            # why: `from .. import build` names rooms as the imported names
+            # why: `from .. import building` names rooms as the imported names
             found.update([base[0]] if base else [alias.name for alias in node.names])
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("generator."):
             found.add(node.module.split(".")[1])
@@ -54,4 +54,4 @@ def test_each_room_imports_only_those_below_it():
 def test_no_stage_imports_the_cache_or_the_writer():
     for room in ("content", "model", "outputs", "search"):
         for module in (GENERATOR / room).rglob("*.py"):
-            assert "build" not in imported_rooms(module), module
+            assert "building" not in imported_rooms(module), module

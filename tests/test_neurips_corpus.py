@@ -10,7 +10,7 @@ import pytest
 
 import rawlatex
 from factories import REPO
-from generator.build.pipeline import BuildOptions, StageTimer, build
+from generator.building.pipeline import BuildOptions, StageTimer, build
 
 pytestmark = pytest.mark.skipif(not rawlatex.NEURIPS.exists(), reason="no NeurIPS 2018 data")
 

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from factories import paper_source, write_content
-from generator.build.checkup import check_content
+from generator.building.checkup import check_content
 from generator.cli import main
 from generator.content.scaffold import NewPaper, ScaffoldRefused, new_paper, paper_file_text
 

@@ -1,4 +1,4 @@
-"""generator.build.pipeline: build() in stages; a cached build is a clean build, only faster."""
+"""generator.building.pipeline: build() in stages; a cached build is a clean build, only faster."""
 
 import os
 import shutil
@@ -9,13 +9,13 @@ import textwrap
 
 import pytest
 
-import generator.build.workers as workers_module
+import generator.building.workers as workers_module
 import generator.content.papers as papers_module
 from factories import REPO, SITE_YAML, paper_source, write_content
-from generator.build.cache import FILE, Cache
-from generator.build.pipeline import BuildOptions, StageTimer, build
-from generator.build.workers import Workers
-from generator.build.writer import temp_folders
+from generator.building.cache import FILE, Cache
+from generator.building.pipeline import BuildOptions, StageTimer, build
+from generator.building.workers import Workers
+from generator.building.writer import temp_folders
 from generator.model.errors import BuildFailed
 
 
@@ -330,8 +330,8 @@ def test_a_build_in_a_new_process_finds_every_result_the_last_one_made(tmp_path)
         import sys
         sys.path[:0] = [{str(REPO)!r}]
         from pathlib import Path
-        from generator.build.pipeline import BuildOptions, build
-        from generator.build.workers import Workers
+        from generator.building.pipeline import BuildOptions, build
+        from generator.building.workers import Workers
         made = []
         real = Workers.imap
         Workers.imap = lambda self, make, shared, items: (

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from factories import REPO, paper_source, write_content
-from generator.build.cache import Cache
-from generator.build.pipeline import BuildOptions, StageTimer
+from generator.building.cache import Cache
+from generator.building.pipeline import BuildOptions, StageTimer
 from generator.serve.livereload import BuildStatus
 from generator.serve.server import base_path, rebuild, watched_folders
 

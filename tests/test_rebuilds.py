@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-import generator.build.pipeline as pipeline_module
+import generator.building.pipeline as pipeline_module
 from factories import REPO, paper_source, write_content
-from generator.build.pipeline import BuildOptions, build
+from generator.building.pipeline import BuildOptions, build
 from generator.model.errors import BuildFailed
 
 

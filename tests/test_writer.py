@@ -1,4 +1,4 @@
-"""generator.build.writer: the site swapped into place whole, unchanged files left alone."""
+"""generator.building.writer: the site swapped into place whole, unchanged files left alone."""
 
 import os
 import random
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import generator.build.writer as writer
-from generator.build.writer import (OutputRefused, WriteReport, clear_leftovers, spare_folder,
+import generator.building.writer as writer
+from generator.building.writer import (OutputRefused, WriteReport, clear_leftovers, spare_folder,
                                     temp_folders, write_site)
 from generator.model.records import OutputFile
 
@@ -441,8 +441,8 @@ def test_a_series_of_writes_gives_each_site_exactly(out, swap):
 CHILD = textwrap.dedent("""
     import sys
     sys.path.insert(0, {repo!r})
-    import generator.build.writer as writer
-    from generator.build.writer import write_site
+    import generator.building.writer as writer
+    from generator.building.writer import write_site
     from generator.model.records import OutputFile
     from pathlib import Path
     if {no_exchange!r}:
@@ -568,7 +568,7 @@ def test_a_link_in_the_spare_where_a_folder_belongs_is_not_written_through(out, 
 
 
 def test_a_kept_file_behind_a_linked_folder_of_the_live_site_comes_into_the_new_site(out, tmp_path):
-    from generator.build.writer import KeptFile
+    from generator.building.writer import KeptFile
     write_site(site(OLD), out)
     moved = tmp_path / "moved"
     shutil.move(out / "papers" / "a", moved)

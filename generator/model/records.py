@@ -191,7 +191,7 @@ class FileJob:
     """One output file before it is made: a pure function and everything it is given.
 
     The build may reuse bytes made before by the same code from equal `shared` and `args`
-    (see build/cache.py), so `make` must depend on nothing else."""
+    (see building/cache.py), so `make` must depend on nothing else."""
 
     path: str
     make: Callable[..., bytes]

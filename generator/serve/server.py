@@ -19,9 +19,9 @@ from typing import Callable
 
 import jinja2
 
-from ..build.cache import Cache
-from ..build.pipeline import BuildOptions, StageTimer, build, overlay_messages
-from ..build.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
+from ..building.cache import Cache
+from ..building.pipeline import BuildOptions, StageTimer, build, overlay_messages
+from ..building.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
 from ..content.config import load_config
 from ..model.errors import BuildFailed, display_path
 from ..model.urls import Urls

@@ -158,7 +158,7 @@ class LastBuild:
     warnings: list[str]
     """What it warned of in the papers: a build that finds nothing changed says it again."""
     files: Manifest
-    """What it made (see build/files.py)."""
+    """What it made (see building/files.py)."""
 
 
 NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})

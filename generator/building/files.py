@@ -1,7 +1,7 @@
 """The site's files: each FileJob's bytes, or the live site's own file where it holds them.
 
 A build leaves a Manifest: for each file of the site, the key of the job that made it (see
-build/cache.py: a hash of the code, the function and all it was given) and a hash of its bytes.
+building/cache.py: a hash of the code, the function and all it was given) and a hash of its bytes.
 The next build keeps a file where its job has the same key as the last build's job at that
 path and the live site still holds those bytes: the writer leaves it as it is, and nothing is
 made. So the cache holds no second copy of the site. When the live site is exactly as the last

@@ -39,7 +39,7 @@ class OutputRefused(Exception):
 
 @dataclass(frozen=True)
 class KeptFile:
-    """A file of the live site that the new site holds as it is (see build/files.py)."""
+    """A file of the live site that the new site holds as it is (see building/files.py)."""
 
     path: str
 
