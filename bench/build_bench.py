@@ -173,15 +173,16 @@ class Run:
     sampler_cpu: float = 0.0
 
 
-def measure(cmd: list[str], cwd: Path, log: Path) -> Run:
+def measure(cmd: list[str], cwd: Path, log: Path, sample: bool = True) -> Run:
     """Run `cmd` to completion; its rusage (children included) comes from os.wait4, its peak
-    PSS from a TreeSampler. Python keeps its bytecode cache, as it does on a curator's machine
-    by default (see BYTECODE)."""
+    PSS from a TreeSampler unless not `sample` (reading a process's smaps takes its memory lock:
+    sampled, a cold 10,000-paper build took ~36 s against ~25 s). Python keeps its bytecode
+    cache, as it does on a curator's machine by default (see BYTECODE)."""
     env = {name: value for name, value in os.environ.items() if name != BYTECODE}
     with open(log, "w+", encoding="utf-8") as sink:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT, env=env)
-        sampler = TreeSampler(proc.pid) if TreeSampler.available() else None
+        sampler = TreeSampler(proc.pid) if sample and TreeSampler.available() else None
         pss_mb = None
         if sampler is not None:
             sampler.start()
@@ -285,9 +286,10 @@ def memory(run: Run) -> dict[str, float]:
     return figures
 
 
-def our_build(project: Path, content: Path, out: Path, cache: Path, log: Path) -> dict:
-    """One build with its per-stage report parsed into figures."""
-    run = checked(measure(our_command(project, content, out, cache), project, log),
+def our_build(project: Path, content: Path, out: Path, cache: Path, log: Path,
+              sample: bool = True) -> dict:
+    """One build with its per-stage report parsed into figures (memory if `sample`)."""
+    run = checked(measure(our_command(project, content, out, cache), project, log, sample),
                   f"the build of {project.name}")
     figures = {f"stage:{name}": float(ms) / 1000 for name, _, ms in STAGE.findall(run.output)}
     write = WRITE.search(run.output)  # why: an older revision's no-op build may stop before it
@@ -309,18 +311,20 @@ def edit_title(content: Path) -> str:
     return original
 
 
-def our_round(project: Path, content: Path, work: Path, name: str) -> dict[str, dict]:
+def our_round(project: Path, content: Path, work: Path, name: str,
+              sample: bool = True) -> dict[str, dict]:
     """Cold, no-op, one-edit and next-edit builds by `project` in fresh output and cache
-    folders named after `name`; the content is as it was afterwards."""
+    folders named after `name` (memory sampled if `sample`); the content is as it was
+    afterwards."""
     out, cache, log = work / f"{name}-site", work / f"{name}-cache", work / f"{name}.log"
-    results = {"cold": our_build(project, content, out, cache, log)}
+    results = {"cold": our_build(project, content, out, cache, log, sample)}
     results["cold"].update(zip(("index_raw", "index_gz"), index_sizes(out)))
-    results["no-op"] = our_build(project, content, out, cache, log)
+    results["no-op"] = our_build(project, content, out, cache, log, sample)
     original = edit_title(content)
     try:
-        results["one-edit"] = our_build(project, content, out, cache, log)
+        results["one-edit"] = our_build(project, content, out, cache, log, sample)
         edit_title(content)
-        results["next-edit"] = our_build(project, content, out, cache, log)
+        results["next-edit"] = our_build(project, content, out, cache, log, sample)
     finally:
         (content / "papers" / EDITED).write_text(original, encoding="utf-8")
     shutil.rmtree(out)

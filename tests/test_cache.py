@@ -143,6 +143,22 @@ def test_equal_arguments_find_the_same_result_whether_or_not_they_share_parts(tm
     assert made("text_of") == []
 
 
+@pytest.mark.parametrize("length", [10, 300, 100_000])
+def test_strings_short_or_long_find_the_result_made_from_equal_ones_alone_or_in_tuples(
+        tmp_path, length):
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:  # why: a long string is hashed once per build, by its id
+        cache.map(text_of, [("x" * length,), (("x" * length, "y"),)])
+        cache.commit()
+    CALLS.clear()
+    with Cache(folder) as cache:
+        again = cache.map(text_of, [("".join(["x"] * length),), (("".join(["x"] * length), "y"),)])
+        changed = cache.map(text_of, [("x" * (length - 1) + "z",), (("x" * length, "z"),)])
+    assert again == [text("x" * length), text(("x" * length, "y"))]
+    assert made("text_of") == [("x" * (length - 1) + "z",), (("x" * length, "z"),)]
+    assert changed[1] == text(("x" * length, "z"))
+
+
 def test_a_value_changed_between_two_builds_of_one_cache_is_made_again(tmp_path):
     value = ["first"]
     with Cache(tmp_path / "cache", in_memory=True) as cache:
