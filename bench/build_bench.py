@@ -1,7 +1,7 @@
 """How long a build takes and what it costs for large synthetic digests, beside REV, Hugo, Pelican.
 
     .venv/bin/python bench/build_bench.py [--papers 1000 10000] [--rounds 3] [--against REV]
-                                          [--compare]
+                                          [--compare] [--no-pss]
 
 The project (generator/, templates/, static/, build.py, node_modules) is first copied into a
 temporary folder and checked with a small build (retried after a minute while it fails, since
@@ -36,8 +36,10 @@ through the parent pids in /proc/*/stat) every 20 ms, sums their `Pss:` lines (a
 by n processes counts 1/n in each) and keeps the largest sum. It is a sampled figure: a peak shorter
 than 20 ms can be missed. Linux only (smaps_rollup: kernel 4.14 or later); elsewhere it is
 reported as not measured. The sampler's own CPU time (~5-10% of one core, mostly the kernel
-writing /proc files) is printed; it is this script's, not in the build's CPU time, but on 2
-shared cores it may slow a build that keeps both busy by about as much.
+writing /proc files) is printed; it is this script's, not in the build's CPU time. It slows
+the builds it samples by more than that: reading a process's smaps takes the lock of its
+memory map, which the process needs to grow its heap (a cold 10,000-paper build took ~36 s
+sampled against ~25 s). For times, run with --no-pss (no memory figures); for memory, without.
 
 Run time on 2 shared cores: a cold 10,000-paper build of ours takes ~30-60 s, Pelican's ~1 min;
 3 rounds of 1,000 + 10,000 papers take ~5 min, ~10 min with --against and ~9-12 min with
@@ -334,9 +336,9 @@ def our_round(project: Path, content: Path, work: Path, name: str,
     return results
 
 
-def tool_build(name: str, command: list[str], out: Path, log: Path) -> dict:
+def tool_build(name: str, command: list[str], out: Path, log: Path, sample: bool = True) -> dict:
     """One cold build by Hugo or Pelican into an empty `out`, then `out` removed."""
-    run = checked(measure(command, out.parent, log), name)
+    run = checked(measure(command, out.parent, log, sample), name)
     stats = site_stats(out)
     shutil.rmtree(out, ignore_errors=True)
     return {"seconds": run.seconds, "cpu": run.cpu, **memory(run), "files": stats["files"],
@@ -367,8 +369,8 @@ class SizeResults:
 
 
 def bench_size(papers: int, rounds: int, projects: Projects, found: dict,
-               tmp: Path) -> SizeResults:
-    """All rounds for one digest size."""
+               tmp: Path, sample: bool = True) -> SizeResults:
+    """All rounds for one digest size (memory sampled if `sample`)."""
     work = tmp / f"n{papers}"
     content = write_digest(work / "content", papers)
     sites = {}
@@ -385,14 +387,15 @@ def bench_size(papers: int, rounds: int, projects: Projects, found: dict,
         order = builders if number % 2 else builders[::-1]  # why: neither always goes first
         for name, project, into in order:
             print(f" {name}", end="", flush=True)
-            for kind, figures in our_round(project, content, work, name).items():
+            for kind, figures in our_round(project, content, work, name, sample).items():
                 into[kind].append(figures)
         for name, site in sites.items():
             print(f", {name}", end="", flush=True)
             make = tools.hugo_command if name == "hugo" else tools.pelican_command
             results.tools[name].append(tool_build(name, make(found[name][0], site,
                                                              work / f"{name}-out"),
-                                                  work / f"{name}-out", work / f"{name}.log"))
+                                                  work / f"{name}-out", work / f"{name}.log",
+                                                  sample))
         latest = [f"{name} cold {into['cold'][-1]['seconds']:.1f} s" for name, _, into in builders]
         latest += [f"{name} {runs[-1]['seconds']:.1f} s" for name, runs in results.tools.items()]
         print(f" ({', '.join(latest)})", flush=True)
@@ -537,6 +540,8 @@ def main() -> None:
                         help="also build with the project as it was at git revision REV, "
                              "alternating with this tree, and print this tree ÷ REV")
     parser.add_argument("--compare", action="store_true", help="also build with Hugo and Pelican")
+    parser.add_argument("--no-pss", dest="sample", action="store_false",
+                        help="time the builds without sampling their memory, which slows them")
     args = parser.parse_args()
     print(f"Machine: {os.cpu_count()} cores, shared with other work and noisy (load average "
           f"{os.getloadavg()[0]:.1f}): single builds vary up to 2x, so compare medians of "
@@ -552,7 +557,8 @@ def main() -> None:
         projects = Projects(snapshot(Path(tmp)))
         if args.against:
             projects.against, projects.against_name = revision_snapshot(args.against, Path(tmp))
-        by_size = [bench_size(n, args.rounds, projects, found, Path(tmp)) for n in args.papers]
+        by_size = [bench_size(n, args.rounds, projects, found, Path(tmp), args.sample)
+                   for n in args.papers]
     for results in by_size:
         print_size(results, projects)
     readme_table(by_size, found, projects)
