@@ -181,6 +181,7 @@ def measure(cmd: list[str], cwd: Path, log: Path, sample: bool = True) -> Run:
     sampled, a cold 10,000-paper build took ~36 s against ~25 s). Python keeps its bytecode
     cache, as it does on a curator's machine by default (see BYTECODE)."""
     env = {name: value for name, value in os.environ.items() if name != BYTECODE}
+    os.sync()  # why: else the disk is still writing the last build's files while this one runs
     with open(log, "w+", encoding="utf-8") as sink:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT, env=env)
