@@ -49,7 +49,8 @@ class Device:
 
 DEVICES = {
     "cache": Device("building/cache.py: results kept between builds", (
-        ("generator/building/pipeline.py", "cache or Cache(options.cache,", "cache or Cache(None,"),)),
+        ("generator/building/pipeline.py", "cache or Cache(options.cache,",
+         "cache or Cache(None,"),)),
     "no-op check": Device("building/pipeline.py: the last build's inputs and output state", (
         ("generator/building/pipeline.py", "if last.inputs == inputs and last.report.state",
          "if False and last.report.state"),)),
