@@ -9,7 +9,7 @@ import generator.building.workers as workers_module
 from generator.building.workers import Workers
 from generator.building.cache import Cache
 from generator.building.files import make_files
-from generator.building.writer import KeptFile, OutputRefused, site_state, write_site
+from generator.building.writer import KeptFile, LiveSite, OutputRefused, write_site
 from generator.model.records import FileJob, OutputFile
 
 MADE = []
@@ -23,6 +23,7 @@ def page(text):
 @pytest.fixture(autouse=True)
 def _forget_what_was_made():
     MADE.clear()
+    STATES.clear()
 
 
 def jobs(*texts):
@@ -30,14 +31,22 @@ def jobs(*texts):
         [FileJob(".nojekyll", bytes, (b"",))]
 
 
+STATES = {}
+"""The state each test's last write left its site in."""
+
+
 def built(tmp_path, texts, cache, before=None, as_left=False):
     """The files of a build of pages `texts` into tmp_path/site, and its manifest; `as_left`:
     the last build's state of the site is given, so that its files are not read."""
     made, out = {}, tmp_path / "site"
-    state = site_state(out) if as_left else b""
-    files = list(make_files(jobs(*texts), cache, out, None, before, state, made))
-    write_site(files, out)
+    live = LiveSite(out, STATES[out]) if as_left else LiveSite(out)
+    files = list(make_files(jobs(*texts), cache, live, None, before, made))
+    STATES[out] = write_site(files, out).state
     return files, made
+
+
+def live_as_left(tmp_path):
+    return LiveSite(tmp_path / "site", STATES[tmp_path / "site"])
 
 
 def test_every_job_is_made_into_the_first_site(tmp_path):
@@ -50,7 +59,7 @@ def test_every_job_is_made_into_the_first_site(tmp_path):
 def test_the_manifest_holds_each_files_key_and_a_hash_of_its_bytes_not_the_bytes(tmp_path):
     made = {}
     big = [FileJob("big.html", page, ("x" * 100_000,))]
-    list(make_files(big, Cache(tmp_path / "cache"), tmp_path / "site", made=made))
+    list(make_files(big, Cache(tmp_path / "cache"), LiveSite(tmp_path / "site"), made=made))
     key, digest = made["big.html"]
     assert len(key) == 32 and digest == hashlib.sha256(page("x" * 100_000)).digest()
 
@@ -70,8 +79,7 @@ def test_a_job_given_other_values_at_the_same_path_is_made_again(tmp_path):
     _, before = built(tmp_path, ["a"], Cache(tmp_path / "cache"))
     MADE.clear()
     other = [FileJob("a.html", page, ("A",))]
-    files = list(make_files(other, Cache(tmp_path / "cache"), tmp_path / "site", None, before,
-                            site_state(tmp_path / "site")))
+    files = list(make_files(other, Cache(tmp_path / "cache"), live_as_left(tmp_path), None, before))
     assert files == [OutputFile("a.html", b"<p>A</p>")] and MADE == ["A"]
 
 
@@ -104,15 +112,16 @@ def test_without_a_cache_every_job_is_made_and_nothing_kept(tmp_path):
 
 def test_a_kept_file_gone_from_the_site_before_the_write_is_refused(tmp_path):
     _, before = built(tmp_path, ["a"], Cache(tmp_path / "cache"))
-    files = list(make_files(jobs("a"), Cache(tmp_path / "cache"), tmp_path / "site", None, before,
-                            site_state(tmp_path / "site")))
+    files = list(make_files(jobs("a"), Cache(tmp_path / "cache"), live_as_left(tmp_path), None,
+                            before))
     (tmp_path / "site" / "a.html").unlink()
     with pytest.raises(OutputRefused, match="a.html"):
         write_site(files, tmp_path / "site")
 
 
 def test_jobs_are_made_in_workers_as_here(tmp_path, monkeypatch):
-    here = list(make_files(jobs(*"abcdef"), Cache(None), tmp_path / "site"))
+    here = list(make_files(jobs(*"abcdef"), Cache(None), LiveSite(tmp_path / "site")))
     monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     with Workers(2) as workers:
-        assert list(make_files(jobs(*"abcdef"), Cache(None), tmp_path / "site", workers)) == here
+        assert list(make_files(jobs(*"abcdef"), Cache(None), LiveSite(tmp_path / "site"),
+                               workers)) == here

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import generator.building.writer as writer
-from generator.building.writer import (OutputRefused, WriteReport, clear_leftovers, spare_folder,
-                                    temp_folders, write_site)
+from generator.building.writer import (LiveSite, OutputRefused, WriteReport, clear_leftovers,
+                                       site_holds, spare_folder, temp_folders, write_site)
 from generator.model.records import OutputFile
 
 REPO = Path(__file__).resolve().parent.parent
@@ -114,6 +114,44 @@ def test_a_stray_file_in_the_site_is_removed(out, swap):
     report = write_site(site(OLD), out)
     assert report.removed == 2
     assert files(out) == as_bytes(site(OLD))
+
+
+def keep_times(path, change):
+    """change(path), then its times put back as they were: only its ctime tells."""
+    before = path.stat()
+    change(path)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+CHANGES_BY_HAND = {
+    "a file touched": lambda out: os.utime(out / "index.html", ns=(10**9, 10**9)),
+    "a file edited, size and times kept": lambda out: keep_times(
+        out / "index.html", lambda path: path.write_text("<p>HOME</p>")),
+    "a file deleted": lambda out: (out / "papers/a/index.html").unlink(),
+    "a file added at the top": lambda out: (out / "stray.txt").write_text("x"),
+    "a file added in a folder": lambda out: (out / "papers/a/stray.swp").write_text("x"),
+    "a folder added": lambda out: (out / "papers/c").mkdir(),
+    "a file made a link to itself": lambda out: (
+        os.replace(out / "papers/b/index.html", out / "papers/b/old"),
+        os.symlink("old", out / "papers/b/index.html")),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES_BY_HAND)
+def test_the_state_a_write_leaves_tells_any_change_made_to_the_site_since(out, change):
+    state = write_site(site(OLD), out).state
+    assert site_holds(out, state)
+    CHANGES_BY_HAND[change](out)
+    assert not site_holds(out, state)
+
+
+@pytest.mark.parametrize("change", ["a file added in a folder", "a folder added"])
+def test_a_write_told_the_site_is_as_left_finds_what_was_added_since(out, change):
+    state = write_site(site(OLD), out).state
+    CHANGES_BY_HAND[change](out)
+    report = write_site(site(OLD), out, LiveSite(out, state))
+    assert files(out) == as_bytes(site(OLD)) and not (out / "papers/c").exists()
+    assert report.removed == (change == "a file added in a folder")
 
 
 def test_a_symlink_in_the_site_is_replaced_by_the_file(out, tmp_path):

@@ -5,35 +5,35 @@ building/cache.py: a hash of the code, the function and all it was given) and a 
 The next build keeps a file where its job has the same key as the last build's job at that
 path and the live site still holds those bytes: the writer leaves it as it is, and nothing is
 made. So the cache holds no second copy of the site. When the live site is exactly as the last
-build left it (the same size, times and inode of every file: writer.site_state), its bytes are
-those of the manifest without reading them; else each kept file is read, to hash it.
+build left it (the same size, times and inode of every file and folder: writer.SiteState), its
+bytes are those of the manifest without reading them; else each kept file is read, to hash it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Callable, Iterator
 
 from ..model.records import FileJob, OutputFile
 from .cache import Cache
 from .workers import Workers
-from .writer import KeptFile, live_digest, site_state
+from .writer import KeptFile, LiveSite, live_digest
 
 Manifest = dict[str, tuple[bytes, bytes]]
 """What a build made, by the file's path in the site: (its job's key, the sha256 of its bytes)."""
 
 
-def make_files(jobs: list[FileJob], cache: Cache, out: Path, workers: Workers | None = None,
-               before: Manifest | None = None, before_state: bytes = b"",
+def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Workers | None = None,
+               before: Manifest | None = None,
                made: Manifest | None = None) -> Iterator[OutputFile | KeptFile]:
-    """Every job's file, as it is made, or kept in `out` as the last build (`before`, its
-    manifest) made it: so the writer can place each as it comes, and no more than a few are held
-    at once. `before_state`: the site_state() that build left `out` in. This build's manifest is
-    put in `made` as the files come (nothing, when the cache keeps nothing)."""
+    """Every job's file, as it is made, or kept in the `live` site as the last build (`before`,
+    its manifest) made it: so the writer can place each as it comes, and no more than a few are
+    held at once. This build's manifest is put in `made` as the files come (nothing, when the
+    cache keeps nothing)."""
     workers, before, made = workers or Workers(), before or {}, {} if made is None else made
-    # why: here, not before, so it is read when the writer asks for the first file: under its lock
-    as_left = bool(before) and site_state(out) == before_state
+    out = live.out
+    # why: here, not before, so it is asked when the writer asks for the first file: under its lock
+    as_left = bool(before) and live.as_left
     for make, shared, numbers in _by_function(jobs):
         keys = (cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps
                 else [b""] * len(numbers))

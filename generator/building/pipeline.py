@@ -33,7 +33,7 @@ from ..search.terms import paper_terms
 from .cache import Cache
 from .files import Manifest, make_files
 from .workers import Workers
-from .writer import WriteReport, site_state, write_site
+from .writer import LiveSite, WriteReport, site_holds, write_site
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
                               os.environ.get(EPOCH))
         last = _last_build(cache.recall(_remembered_as(options)))
-        if last.inputs == inputs and last.report.state == site_state(options.out):
+        if last.inputs == inputs and site_holds(options.out, last.report.state):
             # why: not `complete`, so the cache forgets none of what is kept
             _warn(timer, last.warnings)
             timer.done("check", "nothing changed since the last build")
@@ -106,9 +106,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                 + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
-        files = make_files(jobs, cache, options.out, workers, last.files, last.report.state,
-                           manifest)
-        report = write_site(itertools.chain(theme.assets, files), options.out)
+        live = LiveSite(options.out, last.report.state)
+        files = make_files(jobs, cache, live, workers, last.files, manifest)
+        report = write_site(itertools.chain(theme.assets, files), options.out, live)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)

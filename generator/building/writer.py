@@ -21,6 +21,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import hashlib
+import marshal
 import os
 import shutil
 import sys
@@ -45,6 +46,17 @@ class KeptFile:
 
 
 @dataclass(frozen=True)
+class SiteState:
+    """What a write left in the output: its files, and a hash of the size, times, inode and type
+    of each of them and of each folder they are in. A folder's times change when anything is
+    added to it or removed from it, so the hash changes when anything below the output is
+    added, removed, written or touched, and the site is not walked to see it."""
+
+    files: tuple[str, ...] = ()
+    stamp: bytes = b""
+
+
+@dataclass(frozen=True)
 class WriteReport:
     """What a write did: files written anew, files kept because their bytes were equal."""
 
@@ -52,19 +64,60 @@ class WriteReport:
     unchanged: int
     removed: int
     total_bytes: int
-    state: bytes = field(default=b"", compare=False)
-    """site_state() of the output as this write left it."""
+    state: SiteState = field(default=SiteState(), compare=False)
+    """The output as this write left it."""
 
 
-def write_site(files: Iterable[OutputFile | KeptFile], out: Path) -> WriteReport:
+class LiveSite:
+    """The output folder as a write finds it: whether it is exactly as the last write left it
+    (its `last` state), and the files it holds. Looked at once, when first asked: under the
+    writer's lock, when the writer asks first (write_site does, before it takes any file)."""
+
+    def __init__(self, out: Path, last: SiteState = SiteState()) -> None:
+        self.out, self._last = out, last
+        self._as_left: bool | None = None
+        self._inodes: list[int] = []
+        self._listing: tuple[dict[str, Entry], set[str]] | None = None
+
+    @property
+    def as_left(self) -> bool:
+        if self._as_left is None and not self._last.stamp:
+            self._as_left = False
+        elif self._as_left is None:
+            looks = _looks(str(_real(self.out)), _entries(self._last.files))
+            self._as_left = _stamp(looks) == self._last.stamp
+            # why: the files come last in what is looked at; none is missing in a site as left
+            self._inodes = [look[3] for look in looks[len(looks) - len(self._last.files):] if look]
+        return self._as_left
+
+    def listing(self) -> tuple[dict[str, Entry], set[str]]:
+        """Every file by its path in the site, and every folder ('' for the top): those of the
+        last state when the site is as that left it, else as a walk of the folder finds them."""
+        if self._listing is None and self.as_left:
+            top, files = str(_real(self.out)), self._last.files
+            self._listing = ({path: Entry(os.path.join(top, path), inode)
+                              for path, inode in zip(files, self._inodes)}, _folders(files))
+        elif self._listing is None:
+            self._listing = _listing(_real(self.out))
+        return self._listing
+
+
+def site_holds(out: Path, state: SiteState) -> bool:
+    """Whether `out` is exactly as the write that left `state` left it."""
+    return LiveSite(out, state).as_left
+
+
+def write_site(files: Iterable[OutputFile | KeptFile], out: Path,
+               live: LiveSite | None = None) -> WriteReport:
     """Make `out` hold exactly `files`, placed as they come (none is held once placed); on any
-    failure the previous `out` stays as it was."""
+    failure the previous `out` stays as it was. `live`: `out` as the last write left it, if that
+    is known (else it is walked)."""
     out = _real(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out):
         _check_replaceable(out)
         clear_leftovers(out)
-        live, folders = _listing(out)
+        live, folders = (live or LiveSite(out)).listing()
         staging = _staging(out)
         try:
             report, placed = _fill(staging, files, live, out)
@@ -77,7 +130,7 @@ def write_site(files: Iterable[OutputFile | KeptFile], out: Path) -> WriteReport
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        return replace(report, state=site_state(out))  # why: under the lock, as this write left it
+        return replace(report, state=site_state(out, placed))  # why: under the lock
 
 
 def live_digest(out: Path, path: str) -> bytes | None:
@@ -94,21 +147,36 @@ def temp_folders(out: Path) -> set[Path]:
     return {p for kind in ("tmp-", "old-") for p in out.parent.glob(_temp_prefix(out) + kind + "*")}
 
 
-def site_state(out: Path) -> bytes:
-    """A hash of the size, times and inode of every file and folder below `out` (empty if it
-    is missing): it changes when anything there is added, removed, written or touched."""
-    digest = hashlib.sha256()
-    to_read = [str(_real(out))] if out.is_dir() else []
-    while to_read:
-        folder = to_read.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                stat = entry.stat(follow_symlinks=False)
-                digest.update(f"{entry.path}\0{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns} "
-                              f"{stat.st_ino}\0".encode("utf-8", "surrogateescape"))
-                if entry.is_dir(follow_symlinks=False):
-                    to_read.append(entry.path)
-    return digest.digest()
+def site_state(out: Path, files: Iterable[str]) -> SiteState:
+    """The state of `out`, which holds `files` (see SiteState)."""
+    files = tuple(sorted(files))
+    return SiteState(files, _stamp(_looks(str(_real(out)), _entries(files))))
+
+
+def _entries(files: tuple[str, ...]) -> list[str]:
+    """The files of a site and the folders they are in, as SiteState hashes them."""
+    return sorted(_folders(files)) + list(files)
+
+
+_Look = tuple[int, int, int, int, int] | None
+
+
+def _looks(top: str, paths: list[str]) -> list[_Look]:
+    """(size, modified, changed, inode, type) of each path below `top`, None where there is none."""
+    looks: list[_Look] = []
+    for path in paths:
+        try:
+            stat = os.lstat(os.path.join(top, path))
+        except OSError:
+            looks.append(None)
+        else:
+            looks.append((stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino,
+                          stat.st_mode))
+    return looks
+
+
+def _stamp(looks: list[_Look]) -> bytes:
+    return hashlib.sha256(marshal.dumps(looks)).digest()
 
 
 def spare_folder(out: Path) -> Path:
