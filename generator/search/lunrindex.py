@@ -70,20 +70,25 @@ def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[s
                      boosts: list[float]) -> BuiltIndex:
     """Index documents given as document_terms(); a document's ref is its position.
 
-    All the documents' terms are numbered in one pass, as one list of words, so that the index
-    is laid out by a few array operations, not a loop over a million terms."""
+    All the documents' terms are numbered in one pass as they are split, so that the index is
+    laid out by a few array operations, not a loop over a million terms."""
     documents = list(documents)
     vectors = [terms for document in documents for terms in document]
-    joined = " ".join([words for words, _ in vectors if words])
-    words = joined.split(" ") if joined else []
-    # lunr numbers terms as it first meets them, by ref, field and place in the field
-    numbering = {term: number for number, term in enumerate(dict.fromkeys(words))}
     lengths = np.array([len(counts) for _, counts in vectors], np.int64)
-    numbers = np.fromiter(map(numbering.__getitem__, words), np.int64, len(words))
+    # lunr numbers terms as it first meets them, by ref, field and place in the field; the
+    # words are numbered as they come, not held (a million strings: ~110 MB of the peak)
+    numbering: dict[str, int] = {}
+    numbers = np.fromiter((numbering.setdefault(word, len(numbering)) for word in _words(vectors)),
+                          np.int64, int(lengths.sum()))
     counts = np.fromiter(itertools.chain.from_iterable(c for _, c in vectors), np.int64,
-                         len(words))
+                         len(numbers))
     # each vector's terms by number: one sort of (vector, number), unique within a vector
     vector = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     order = np.argsort(vector * max(len(numbering), 1) + numbers)
     return BuiltIndex(list(fields), list(boosts), len(documents), list(numbering), lengths,
                       numbers[order], counts[order])
+
+
+def _words(vectors: list[FieldTerms]) -> Iterator[str]:
+    """Every term of the vectors, in order (each vector's terms are one string, space-separated)."""
+    return itertools.chain.from_iterable(words.split(" ") for words, _ in vectors if words)
