@@ -4,7 +4,7 @@ import json
 from factories import REPO, make_paper, make_site, pages_of, paper_source, write_content
 from generator.building.pipeline import BuildOptions, build
 from generator.model.records import Link
-from generator.outputs.csljson import csl_file, csl_item, csl_jobs, csl_name
+from generator.outputs.csljson import csl_file, csl_item, csl_jobs, csl_name, item_line
 
 # The CSL 1.0 data schema (citation-style-language/schema, schemas/input/csl-data.json): its item
 # types, its variables, and the keys a name or a date may have.
@@ -145,8 +145,9 @@ def test_the_schema_check_can_fail():
 
 def test_the_file_is_deterministic_utf8_an_item_a_line_with_sorted_keys():
     items = ({"type": "article", "id": "k", "title": "Über 陈"}, {"id": "m", "type": "book"})
-    assert csl_file(items) == csl_file(tuple(dict(reversed(i.items())) for i in items))
-    assert csl_file(items).decode("utf-8") == (
+    lines = tuple(map(item_line, items))
+    assert lines == tuple(item_line(dict(reversed(i.items()))) for i in items)
+    assert csl_file(lines).decode("utf-8") == (
         '[\n{"id": "k", "title": "Über 陈", "type": "article"},\n'
         '{"id": "m", "type": "book"}\n]\n')
     assert csl_file(()) == b"[]\n"

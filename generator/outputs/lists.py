@@ -92,14 +92,21 @@ def list_jobs(site: Site, templates: Templates) -> list[FileJob]:
     """list.json: every paper of the site, its tags and the sort orders; its dates as the
     site's language writes them (the `templates`' catalogue)."""
     urls, ui = Urls(site.config.base_url), interface(templates, site.config.language)
-    entries = tuple(list_entry(p, site.cite_keys[p.slug], urls, ui) for p in site.papers)
+    entries = tuple(_compact(list_entry(p, site.cite_keys[p.slug], urls, ui)) for p in site.papers)
     tags = tuple({"slug": g.tag.slug, "name": g.tag.name, "url": urls.path(paths.tag_file(g.tag.slug))}
                  for g in site.tags)
     return [FileJob(paths.LIST_DATA, list_json, (entries, tags, list_orders(site.papers)))]
 
 
-def list_json(entries: tuple[dict[str, Any], ...], tags: tuple[dict[str, str], ...],
+def list_json(entries: tuple[str, ...], tags: tuple[dict[str, str], ...],
               orders: dict[str, list[int]]) -> bytes:
-    """Compact, key-sorted UTF-8 JSON of the list: the same list always gives the same bytes."""
-    data = {"papers": list(entries), "tags": list(tags), "orders": orders}
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    """Compact, key-sorted UTF-8 JSON of the list, its papers' entries given as JSON text: the
+    same list always gives the same bytes."""
+    # why: an entry is hashed and held as one string, not as a dict of a dozen values; the object
+    # around the entries is written in the key order json.dumps(sort_keys=True) gives
+    return (f'{{"orders":{_compact(orders)},"papers":[{",".join(entries)}],'
+            f'"tags":{_compact(list(tags))}}}').encode()
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
