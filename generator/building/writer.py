@@ -164,14 +164,14 @@ _Look = tuple[int, int, int, int, int] | None
 def _looks(top: str, paths: list[str]) -> list[_Look]:
     """(size, modified, changed, inode, type) of each path below `top`, None where there is none."""
     looks: list[_Look] = []
+    append, lstat = looks.append, os.lstat  # why: once per entry, 58,577 at 10,000 papers
     for path in paths:
         try:
-            stat = os.lstat(os.path.join(top, path))
+            stat = lstat(f"{top}/{path}")
         except OSError:
-            looks.append(None)
+            append(None)
         else:
-            looks.append((stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino,
-                          stat.st_mode))
+            append((stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode))
     return looks
 
 
