@@ -145,6 +145,12 @@ def test_the_state_a_write_leaves_tells_any_change_made_to_the_site_since(out, c
     assert not site_holds(out, state)
 
 
+def test_a_site_as_left_is_listed_from_its_state_as_a_walk_lists_it(out):
+    state = write_site(site(OLD), out).state
+    live = LiveSite(out, state)
+    assert live.as_left and live.listing() == writer._listing(out)
+
+
 @pytest.mark.parametrize("change", ["a file added in a folder", "a folder added"])
 def test_a_write_told_the_site_is_as_left_finds_what_was_added_since(out, change):
     state = write_site(site(OLD), out).state

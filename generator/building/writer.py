@@ -81,21 +81,25 @@ class LiveSite:
 
     @property
     def as_left(self) -> bool:
-        if self._as_left is None and not self._last.stamp:
-            self._as_left = False
-        elif self._as_left is None:
-            looks = _looks(str(_real(self.out)), _entries(self._last.files))
-            self._as_left = _stamp(looks) == self._last.stamp
-            # why: the files come last in what is looked at; none is missing in a site as left
-            self._inodes = [look[3] for look in looks[len(looks) - len(self._last.files):] if look]
+        if self._as_left is None:
+            self._as_left = bool(self._last.stamp) and self._look()
         return self._as_left
+
+    def _look(self) -> bool:
+        files = self._last.files
+        looks = _looks(str(_real(self.out)), _entries(files))
+        if _stamp(looks) != self._last.stamp:
+            return False
+        # why: the files come last in what is looked at, and none is missing in a site as left
+        self._inodes = [look[3] for look in looks[len(looks) - len(files):] if look]
+        return True
 
     def listing(self) -> tuple[dict[str, Entry], set[str]]:
         """Every file by its path in the site, and every folder ('' for the top): those of the
         last state when the site is as that left it, else as a walk of the folder finds them."""
         if self._listing is None and self.as_left:
             top, files = str(_real(self.out)), self._last.files
-            self._listing = ({path: Entry(os.path.join(top, path), inode)
+            self._listing = ({path: Entry(f"{top}/{path}", inode)
                               for path, inode in zip(files, self._inodes)}, _folders(files))
         elif self._listing is None:
             self._listing = _listing(_real(self.out))
