@@ -52,16 +52,16 @@ DEVICES = {
         ("generator/building/pipeline.py", "cache or Cache(options.cache,",
          "cache or Cache(None,"),)),
     "no-op check": Device("building/pipeline.py: the last build's inputs and output state", (
-        ("generator/building/pipeline.py", "if last.inputs == inputs and last.report.state",
-         "if False and last.report.state"),)),
+        ("generator/building/pipeline.py", "if last.inputs == inputs and site_holds(",
+         "if False and site_holds("),)),
     "collector paused": Device("building/pipeline.py: Python's cycle collector off in a build", (
         ("generator/building/pipeline.py", "@_collections_paused()\ndef build(", "def build("),)),
     "reads in key order": Device("building/cache.py: kept results looked up sorted by key", (
         ("generator/building/cache.py", "keys = sorted(keys)", "keys = list(keys)"),)),
     "live site trusted": Device("building/files.py: the live site as the last build left it "
                                 "(its stat) is not read to keep its files", (
-        ("generator/building/files.py",
-         "as_left = bool(before) and site_state(out) == before_state", "as_left = False"),)),
+        ("generator/building/files.py", "as_left = bool(before) and live.as_left",
+         "as_left = False"),)),
     "long strings by id": Device("building/cache.py: a card's hash made once per build", (
         ("generator/building/cache.py", "_LONG = 256", "_LONG = 1 << 62"),)),
     "cards cached": Device("building/pipeline.py: each paper's card kept as a step of its own", (
