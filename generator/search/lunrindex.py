@@ -82,9 +82,13 @@ def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[s
                           np.int64, int(lengths.sum()))
     counts = np.fromiter(itertools.chain.from_iterable(c for _, c in vectors), np.int64,
                          len(numbers))
-    # each vector's terms by number: one sort of (vector, number), unique within a vector
-    vector = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    order = np.argsort(vector * max(len(numbering), 1) + numbers)
+    # each vector's terms by number: one sort of (vector, number), unique within a vector; the
+    # key made in place (each array here is a million numbers, 9 MB at 10,000 papers)
+    key = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    key *= max(len(numbering), 1)
+    key += numbers
+    order = np.argsort(key)
+    del key
     return BuiltIndex(list(fields), list(boosts), len(documents), list(numbering), lengths,
                       numbers[order], counts[order])
 
