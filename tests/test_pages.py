@@ -215,7 +215,8 @@ def test_templates_read_dict_keys_and_attributes_as_jinja_does():
 
 def test_a_list_page_shows_each_papers_card_as_render_card_made_it():
     site = make_site([make_paper("x", title="Card <Title>", tags=["llm"]), make_paper("y")])
-    cards = {inputs[0].slug: render_card(theme().templates, *inputs) for inputs in card_inputs(site)}
+    cards = {inputs[0].slug: render_card(theme().templates, *inputs).decode("utf-8")
+             for inputs in card_inputs(site)}
     page = pages_of(site)["tags/llm/index.html"]
     assert cards["x"] in page and cards["y"] not in page
 

@@ -306,12 +306,14 @@ def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
 
 
 _PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
+_TEXT = (str, bytes)
 _LONG = 256
-"""Characters from which a string is worth remembering by its id (a paper's card, ~3,000)."""
+"""Characters (or bytes) from which a string is worth remembering by its id (a paper's card,
+~3,000)."""
 
 
 def _short_plain(item: Any) -> bool:
-    return type(item) in _PLAIN and not (type(item) is str and len(item) >= _LONG)
+    return type(item) in _PLAIN and not (type(item) in _TEXT and len(item) >= _LONG)
 
 
 def _str_digest(value: str) -> bytes:

@@ -91,13 +91,15 @@ def card_inputs(site: Site) -> list[tuple[Paper, str, int, str]]:
 
 
 def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int,
-                language: str) -> str:
-    """The card a list of papers shows for one paper, as HTML, in the site's `language`."""
+                language: str) -> bytes:
+    """The card a list of papers shows for one paper, as UTF-8 HTML, in the site's `language`.
+    Bytes, not a str: every card is held through the build, and one character beyond Latin-1
+    (an excerpt's '…', a Chinese label) makes Python hold a str at two bytes a character."""
     card = paper_card(paper, Urls(base_url), excerpt_words, interface(templates, language))
-    return environment(templates, language).get_template(CARD).render(card=card)
+    return environment(templates, language).get_template(CARD).render(card=card).encode("utf-8")
 
 
-def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
+def page_jobs(site: Site, theme: Theme, cards: Sequence[bytes],
               related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
     """Every HTML page of the site, each made from its template and what it shows; `cards`
     are the papers' render_card(), in the site's order, for the lists of papers; `related`
@@ -128,7 +130,7 @@ def page_jobs(site: Site, theme: Theme, cards: Sequence[str],
 
 
 def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers: tuple[Paper, ...],
-                 card_of: dict[str, str], common: dict[str, Any], site: Site,
+                 card_of: dict[str, bytes], common: dict[str, Any], site: Site,
                  theme: Theme) -> list[FileJob]:
     """A list of papers split into pages of `page_size`, each with previous/next links and
     the papers' cards (`card_of` by slug)."""
@@ -170,10 +172,10 @@ def render_paper_page(templates: Templates, common: dict[str, Any], config: Site
 
 def render_list_page(templates: Templates, template: str, common: dict[str, Any],
                      config: SiteConfig, path: str, context: dict[str, Any],
-                     cards: tuple[str, ...]) -> bytes:
-    """One page of a list of papers, given their cards."""
+                     cards: tuple[bytes, ...]) -> bytes:
+    """One page of a list of papers, given their cards (render_card())."""
     return render_page(templates, template, common, config, path,
-                       {**context, "cards": [Markup(card) for card in cards]})
+                       {**context, "cards": [Markup(card.decode("utf-8")) for card in cards]})
 
 
 def _common(site: Site, urls: Urls, asset_urls: dict[str, str], ui: Interface) -> dict[str, Any]:
