@@ -101,9 +101,10 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         related = related_papers(site.papers, terms)
         cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
-        jobs = (page_jobs(site, theme, cards, related) + feed_jobs(site, theme.templates)
-                + bib_jobs(site) + csl_jobs(site) + list_jobs(site, theme.templates)
-                + crawler_jobs(site) + search_jobs(site, terms))
+        # why: the search index first: its ~50 MB of arrays is a rebuild's largest passing need
+        jobs = (search_jobs(site, terms) + page_jobs(site, theme, cards, related)
+                + feed_jobs(site, theme.templates) + bib_jobs(site) + csl_jobs(site)
+                + list_jobs(site, theme.templates) + crawler_jobs(site))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)
