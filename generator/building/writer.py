@@ -121,10 +121,10 @@ def write_site(files: Iterable[OutputFile | KeptFile], out: Path,
     with _locked(out):
         _check_replaceable(out)
         clear_leftovers(out)
-        live, folders = (live or LiveSite(out)).listing()
+        live_files, folders = (live or LiveSite(out)).listing()
         staging = _staging(out)
         try:
-            report, placed = _fill(staging, files, live, out)
+            report, placed = _fill(staging, files, live_files, out)
             # why: else the site is exactly this already: leave every file and folder untouched
             if report.written or report.removed or folders - _folders(placed):
                 os.chmod(staging, 0o755)  # why: mkdtemp made it 0700; a web server reads it
