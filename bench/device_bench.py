@@ -64,11 +64,12 @@ DEVICES = {
          "as_left = False"),)),
     "long strings by id": Device("building/cache.py: a card's hash made once per build", (
         ("generator/building/cache.py", "_LONG = 256", "_LONG = 1 << 62"),)),
-    "cards cached": Device("building/pipeline.py: each paper's card kept as a step of its own", (
+    "parts cached": Device("building/pipeline.py: each paper's card, BibTeX, CSL and list "
+                           "entry kept as one result", (
         ("generator/building/pipeline.py",
-         "cards = cache.map(render_card, card_inputs(site), shared=theme.templates, "
-         "workers=workers)",
-         "cards = [render_card(theme.templates, *args) for args in card_inputs(site)]"),)),
+         "parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,\n"
+         "                          workers=workers)",
+         "parts = [paper_parts(theme.templates, *args) for args in parts_inputs(site)]"),)),
     "terms cached": Device("building/pipeline.py: each paper's search terms kept", (
         ("generator/building/pipeline.py",
          "terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)",

@@ -80,12 +80,17 @@ def theme() -> Theme:
     return load_theme(REPO)
 
 
+def parts_of(site: Site, used: Theme | None = None) -> list:
+    """paper_parts() of each paper of a site, in its order, made as the build makes them."""
+    from generator.outputs.paperparts import paper_parts, parts_inputs
+    return [paper_parts((used or theme()).templates, *inputs) for inputs in parts_inputs(site)]
+
+
 def page_jobs_with_cards(site: Site, used: Theme | None = None) -> list:
-    """page_jobs() of a site, its papers' cards made first as the build makes them."""
-    from generator.outputs.pages import card_inputs, page_jobs, render_card
+    """page_jobs() of a site, its papers' parts (cards) made first as the build makes them."""
+    from generator.outputs.pages import page_jobs
     used = used or theme()
-    cards = [render_card(used.templates, *inputs) for inputs in card_inputs(site)]
-    return page_jobs(site, used, cards, related_of(site.papers))
+    return page_jobs(site, used, parts_of(site, used), related_of(site.papers))
 
 
 def related_of(papers) -> dict[str, tuple[str, ...]]:

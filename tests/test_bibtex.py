@@ -1,9 +1,9 @@
 import datetime as dt
 
-from factories import make_paper, make_site
+from factories import make_paper, make_site, parts_of
 from generator.model.citation import assign_keys, base_key, publication_year
 from generator.model.records import Link
-from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, entry_inputs, tex_escape,
+from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, tex_escape,
                                       verbatim)
 
 URL = "https://example.org/digest/papers/x/"
@@ -102,7 +102,7 @@ def test_colliding_keys_get_letters_and_the_first_paper_added_keeps_the_plain_ke
 def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
     site = make_site([make_paper("b", title="Zebra", tags=["llm"]),
                       make_paper("a", title="Apple", tags=["llm", "rag"])])
-    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site))}
+    files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site, parts_of(site)))}
     assert sorted(files) == ["all.bib", "tags/llm.bib", "tags/rag.bib"]
     assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
     assert files["tags/llm.bib"] == files["all.bib"]
@@ -111,9 +111,11 @@ def test_bib_files_write_all_bib_and_one_file_per_tag_sorted_by_key():
 
 def test_an_entry_is_made_from_its_paper_key_and_the_digest_page_as_fallback_url():
     site = make_site([make_paper("b", title="Zebra"), make_paper("a", title="Apple")])
-    assert [(paper.slug, key, url) for paper, key, url in entry_inputs(site)] == [
-        ("a", "lovelace2025apple", "https://example.org/digest/papers/a/"),
-        ("b", "lovelace2025zebra", URL.replace("/x/", "/b/"))]
+    entries = [part.bibtex for part in parts_of(site)]
+    assert [entry.splitlines()[0] for entry in entries] == [
+        "@misc{lovelace2025apple,", "@misc{lovelace2025zebra,"]
+    assert "  url = {https://example.org/digest/papers/a/},\n" in entries[0]
+    assert f"  url = {{{URL.replace('/x/', '/b/')}}},\n" in entries[1]
 
 
 def test_a_bib_file_is_its_entries_separated_by_blank_lines():

@@ -1,7 +1,7 @@
 import datetime as dt
 import json
 
-from factories import REPO, make_paper, make_site, pages_of, paper_source, write_content
+from factories import REPO, make_paper, make_site, pages_of, paper_source, parts_of, write_content
 from generator.building.pipeline import BuildOptions, build
 from generator.model.records import Link
 from generator.outputs.csljson import csl_file, csl_item, csl_jobs, csl_name, item_line
@@ -125,7 +125,7 @@ def test_a_one_word_name_is_a_literal():
 def test_every_item_of_a_site_is_valid_csl_json_in_reading_order():
     site = make_site([make_paper("old", title="Old", date=dt.date(2024, 1, 1), authors=("陈",)),
                       ICLR_PAPER, make_paper("c", ids={"doi": "10.1/x"})])
-    [job] = csl_jobs(site)
+    [job] = csl_jobs(parts_of(site))
     data = job.made().data
     assert job.path == "papers.json" and data.endswith(b"]\n")
     parsed = json.loads(data.decode("utf-8"))

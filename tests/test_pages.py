@@ -7,11 +7,11 @@ import shutil
 import jinja2
 import pytest
 
-from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_of, theme
+from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_of, parts_of, theme
 from generator.content.links import build_links
 from generator.content.theme import load_theme
 from generator.model.records import Link
-from generator.outputs.pages import card_inputs, environment, excerpt, render_card
+from generator.outputs.pages import environment, excerpt
 
 ASSET_VERSION = r"\?v=[0-9a-f]{10}"
 """An asset URL's query: a hash of the file's bytes."""
@@ -213,10 +213,10 @@ def test_templates_read_dict_keys_and_attributes_as_jinja_does():
         env.from_string("{{ d.missing }}").render(context)
 
 
-def test_a_list_page_shows_each_papers_card_as_render_card_made_it():
+def test_a_list_page_shows_each_papers_card_as_its_parts_hold_it():
     site = make_site([make_paper("x", title="Card <Title>", tags=["llm"]), make_paper("y")])
-    cards = {inputs[0].slug: render_card(theme().templates, *inputs).decode("utf-8")
-             for inputs in card_inputs(site)}
+    cards = {paper.slug: part.card.decode("utf-8")
+             for paper, part in zip(site.papers, parts_of(site))}
     page = pages_of(site)["tags/llm/index.html"]
     assert cards["x"] in page and cards["y"] not in page
 

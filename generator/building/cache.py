@@ -321,16 +321,17 @@ def _str_digest(value: str) -> bytes:
 
 
 def _stand_for(result: Any, key: bytes, seen: dict[int, tuple[object, bytes]]) -> None:
-    """Let a result be hashed by the key it was made from, and so each record it holds (the
-    Paper of a checked paper file): a pure function given equal values makes equal results, so a
-    paper read back from the cache is not pickled again to key the pages that show it."""
+    """Let a result be hashed by the key it was made from, and so each record or long text it
+    holds (the Paper of a checked paper file, the card of a paper's parts): a pure function
+    given equal values makes equal results, so a paper read back from the cache is not pickled
+    again to key the pages that show it."""
     if type(result) in _PLAIN:  # why: hashed by value as fast as looked up
         return
     seen.setdefault(id(result), (result, hashlib.sha256(b"=" + key).digest()))
     if dataclasses.is_dataclass(result):
         for field in dataclasses.fields(result):
             part = getattr(result, field.name)
-            if dataclasses.is_dataclass(part):
+            if dataclasses.is_dataclass(part) or (type(part) in _TEXT and len(part) >= _LONG):
                 name = field.name.encode()
                 seen.setdefault(id(part), (part, hashlib.sha256(b"=" + key + name).digest()))
 

@@ -25,7 +25,8 @@ from ..outputs.csljson import csl_jobs
 from ..outputs.feeds import feed_jobs
 from ..outputs.interface import OVERLAY_MESSAGES, interface
 from ..outputs.lists import list_jobs
-from ..outputs.pages import card_inputs, page_jobs, render_card
+from ..outputs.pages import page_jobs
+from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
 from ..search.related import related_papers
@@ -100,11 +101,12 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                              f"out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         related = related_papers(site.papers, terms)
-        cards = cache.map(render_card, card_inputs(site), shared=theme.templates, workers=workers)
+        parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
+                          workers=workers)
         # why: the search index first: its ~50 MB of arrays is a rebuild's largest passing need
-        jobs = (search_jobs(site, terms) + page_jobs(site, theme, cards, related)
-                + feed_jobs(site, theme.templates) + bib_jobs(site) + csl_jobs(site)
-                + list_jobs(site, theme.templates) + crawler_jobs(site))
+        jobs = (search_jobs(site, terms) + page_jobs(site, theme, parts, related)
+                + feed_jobs(site, theme.templates) + bib_jobs(site, parts) + csl_jobs(parts)
+                + list_jobs(site, parts) + crawler_jobs(site))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)

@@ -159,6 +159,21 @@ class Site:
 
 
 @dataclass(frozen=True)
+class PaperParts:
+    """What one paper alone puts in the site's files, made once per paper
+    (outputs/paperparts.py), so a rebuild keeps them all from one kept result."""
+
+    card: bytes
+    """Its card in lists of papers, UTF-8 HTML (outputs.pages.render_card)."""
+    bibtex: str
+    """Its entry in the .bib files."""
+    csl: str
+    """Its item's line in papers.json."""
+    listed: str
+    """Its entry's JSON in list.json."""
+
+
+@dataclass(frozen=True)
 class OutputFile:
     """One file of the built site, rendered in memory."""
 

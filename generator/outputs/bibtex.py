@@ -21,11 +21,11 @@ Choices, so a reference manager gets what it expects:
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from ..model import urls as paths
 from ..model.citation import openreview_beside, publication_year, work_url
-from ..model.records import FileJob, Paper, Site
-from ..model.urls import Urls
+from ..model.records import FileJob, Paper, PaperParts, Site
 
 # why: BibTeX counts braces even after a backslash, so '\{' would unbalance a field;
 # the text macros keep every brace paired.
@@ -113,20 +113,11 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
     return f"@{kind}{{{key},\n{body}}}\n"
 
 
-def entry_inputs(site: Site) -> list[tuple[Paper, str, str]]:
-    """What each paper's entry is made from, as bibtex_entry() is given it, in the site's order."""
-    urls = Urls(site.config.base_url)
-    return [(paper, site.cite_keys[paper.slug], urls.absolute(paths.paper_file(paper.slug)))
-            for paper in site.papers]
-
-
-def bib_jobs(site: Site) -> list[FileJob]:
-    """all.bib and one tags/<tag>.bib per tag, each the entries of its papers sorted by key.
-    The entries are made here, not kept between builds: making them (~15 µs a paper) costs
-    less than keying and reading them back would."""
-    entries = [bibtex_entry(*inputs) for inputs in entry_inputs(site)]
-    cited = {paper.slug: (site.cite_keys[paper.slug], entry)
-             for paper, entry in zip(site.papers, entries)}
+def bib_jobs(site: Site, parts: Sequence[PaperParts]) -> list[FileJob]:
+    """all.bib and one tags/<tag>.bib per tag, each the entries of its papers sorted by key;
+    `parts` are the papers' paperparts.paper_parts(), in the site's order."""
+    cited = {paper.slug: (site.cite_keys[paper.slug], part.bibtex)
+             for paper, part in zip(site.papers, parts)}
     return [_job(paths.ALL_BIB, site.papers, cited)] + [
         _job(paths.tag_bib_file(g.tag.slug), g.papers, cited) for g in site.tags]
 

@@ -21,12 +21,11 @@ site's reading order, so the same digest gives the same bytes.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from ..model import urls as paths
 from ..model.citation import openreview_beside, publication_year, work_url
-from ..model.records import FileJob, Paper, Site
-from .bibtex import entry_inputs
+from ..model.records import FileJob, Paper, PaperParts
 
 PARTICLES = frozenset("van von de der den del della di da du des dos das la le ter ten zu".split())
 """Words that belong to the family name that follows them ('Benjamin Van Durme')."""
@@ -74,12 +73,11 @@ def csl_item(paper: Paper, key: str, page_url: str) -> dict[str, Any]:
     return item
 
 
-def csl_jobs(site: Site) -> list[FileJob]:
+def csl_jobs(parts: Sequence[PaperParts]) -> list[FileJob]:
     """papers.json: the site's papers (so drafts are out exactly when the site leaves them out)
-    in its order. Their items are made here, as all.bib's entries are: cheaper than kept. Each
-    is given as its line of JSON, which is hashed faster and held in less memory than its dict."""
-    lines = tuple(item_line(csl_item(*inputs)) for inputs in entry_inputs(site))
-    return [FileJob(paths.PAPERS_JSON, csl_file, (lines,))]
+    in its order, from their paperparts.paper_parts(). Each item is given as its line of JSON,
+    which is hashed faster and held in less memory than its dict."""
+    return [FileJob(paths.PAPERS_JSON, csl_file, (tuple(part.csl for part in parts),))]
 
 
 def item_line(item: dict[str, Any]) -> str:

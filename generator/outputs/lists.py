@@ -4,15 +4,15 @@ and list.json, the data the browser sorts, filters and saves papers from."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from ..model import urls as paths
 from ..model.languages import text_language
-from ..model.records import FileJob, Paper, Site, Templates
+from ..model.records import FileJob, Paper, PaperParts, Site
 from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .csljson import csl_name
-from .interface import Interface, interface
+from .interface import Interface
 
 AUTHORS_SHOWN = 3
 """A row names this many authors in full; a longer list shows one fewer and '+N'."""
@@ -63,18 +63,18 @@ def page_links(page: int, files: list[str], urls: Urls) -> list[dict[str, Any]]:
             for n in page_numbers(page, len(files))]
 
 
-def list_entry(paper: Paper, cite_key: str, urls: Urls, ui: Interface) -> dict[str, Any]:
-    """What the browser needs of one paper to list, sort, filter and export it. The title is
-    the page's own escaped HTML (math as MathML), so a row drawn by script shows what a row
-    drawn by the build does."""
+def list_entry_json(paper: Paper, cite_key: str, urls: Urls, ui: Interface) -> str:
+    """What the browser needs of one paper to list, sort, filter and export it, as list.json
+    writes it. The title is the page's own escaped HTML (math as MathML), so a row drawn by
+    script shows what a row drawn by the build does."""
     authors = short_authors(paper.authors, urls)
-    return {"slug": paper.slug, "key": cite_key, "title": paper.title_html,
+    return _compact({"slug": paper.slug, "key": cite_key, "title": paper.title_html,
             "text": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
             "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
             "presentation": paper.presentation, "added": paper.date.isoformat(),
             "added_human": ui.short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
             "draft": paper.draft, "lang": text_language(paper.title_text, ui.language),
-            "abstract_lang": text_language(paper.abstract_text, ui.language)}
+            "abstract_lang": text_language(paper.abstract_text, ui.language)})
 
 
 def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
@@ -88,11 +88,11 @@ def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
             "venue": [n for n, _ in venue]}
 
 
-def list_jobs(site: Site, templates: Templates) -> list[FileJob]:
-    """list.json: every paper of the site, its tags and the sort orders; its dates as the
-    site's language writes them (the `templates`' catalogue)."""
-    urls, ui = Urls(site.config.base_url), interface(templates, site.config.language)
-    entries = tuple(_compact(list_entry(p, site.cite_keys[p.slug], urls, ui)) for p in site.papers)
+def list_jobs(site: Site, parts: Sequence[PaperParts]) -> list[FileJob]:
+    """list.json: every paper of the site (its entry from `parts`, the papers'
+    paperparts.paper_parts() in the site's order), its tags and the sort orders."""
+    urls = Urls(site.config.base_url)
+    entries = tuple(part.listed for part in parts)
     tags = tuple({"slug": g.tag.slug, "name": g.tag.name, "url": urls.path(paths.tag_file(g.tag.slug))}
                  for g in site.tags)
     return [FileJob(paths.LIST_DATA, list_json, (entries, tags, list_orders(site.papers)))]

@@ -14,8 +14,8 @@ from markupsafe import Markup, escape
 
 from ..model import urls as paths
 from ..model.languages import text_language
-from ..model.records import (AuthorGroup, FileJob, Paper, Site, SiteConfig, TagGroup, Templates,
-                             Theme)
+from ..model.records import (AuthorGroup, FileJob, Paper, PaperParts, Site, SiteConfig, TagGroup,
+                             Templates, Theme)
 from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
@@ -83,13 +83,6 @@ def paper_languages(paper: Paper, site_language: str) -> dict[str, str]:
             "notes": text_language(paper.notes_html, site_language)}
 
 
-def card_inputs(site: Site) -> list[tuple[Paper, str, int, str]]:
-    """What each paper's card is made from, as render_card() is given it, in the site's order."""
-    config = site.config
-    return [(paper, config.base_url, config.home_excerpt_words, config.language)
-            for paper in site.papers]
-
-
 def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int,
                 language: str) -> bytes:
     """The card a list of papers shows for one paper, as UTF-8 HTML, in the site's `language`.
@@ -99,14 +92,14 @@ def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words
     return environment(templates, language).get_template(CARD).render(card=card).encode("utf-8")
 
 
-def page_jobs(site: Site, theme: Theme, cards: Sequence[bytes],
+def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
               related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
-    """Every HTML page of the site, each made from its template and what it shows; `cards`
-    are the papers' render_card(), in the site's order, for the lists of papers; `related`
-    each paper's related papers by slug (search.related)."""
+    """Every HTML page of the site, each made from its template and what it shows; `parts`
+    are the papers' paperparts.paper_parts(), in the site's order, whose cards the lists of
+    papers show; `related` each paper's related papers by slug (search.related)."""
     urls, config = Urls(site.config.base_url), site.config
     ui = interface(theme.templates, config.language)
-    card_of = {paper.slug: card for paper, card in zip(site.papers, cards)}
+    card_of = {paper.slug: part.card for paper, part in zip(site.papers, parts)}
     common = _common(site, urls, asset_urls(theme.assets, urls), ui)
     jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
             for path, template, context in (
@@ -267,13 +260,12 @@ def threads_contexts(site: Site, urls: Urls,
                      related: Mapping[str, tuple[str, ...]]) -> list[dict[str, Any]]:
     """What each paper's page shows of other papers, in the site's order: its related papers,
     and the newer and older papers beside it in reading order (none past either end)."""
-    by_slug = {paper.slug: paper for paper in site.papers}
     papers = site.papers
-    language = site.config.language
-    return [{"related": [paper_link(by_slug[slug], urls, language)
-                         for slug in related.get(p.slug, ())],
-             "newer": paper_link(papers[n - 1], urls, language) if n > 0 else None,
-             "older": paper_link(papers[n + 1], urls, language) if n + 1 < len(papers) else None}
+    # why: made once a paper, not once a page that leads to it (seven times, on average)
+    link_of = {paper.slug: paper_link(paper, urls, site.config.language) for paper in papers}
+    return [{"related": [link_of[slug] for slug in related.get(p.slug, ())],
+             "newer": link_of[papers[n - 1].slug] if n > 0 else None,
+             "older": link_of[papers[n + 1].slug] if n + 1 < len(papers) else None}
             for n, p in enumerate(papers)]
 
 
