@@ -68,13 +68,14 @@ def list_entry_json(paper: Paper, cite_key: str, urls: Urls, ui: Interface) -> s
     writes it. The title is the page's own escaped HTML (math as MathML), so a row drawn by
     script shows what a row drawn by the build does."""
     authors = short_authors(paper.authors, urls)
-    return _compact({"slug": paper.slug, "key": cite_key, "title": paper.title_html,
-            "text": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
-            "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
-            "presentation": paper.presentation, "added": paper.date.isoformat(),
-            "added_human": ui.short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
-            "draft": paper.draft, "lang": text_language(paper.title_text, ui.language),
-            "abstract_lang": text_language(paper.abstract_text, ui.language)})
+    entry = {"slug": paper.slug, "key": cite_key, "title": paper.title_html,
+             "text": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
+             "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
+             "presentation": paper.presentation, "added": paper.date.isoformat(),
+             "added_human": ui.short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
+             "draft": paper.draft, "lang": text_language(paper.title_text, ui.language),
+             "abstract_lang": text_language(paper.abstract_text, ui.language)}
+    return _compact(entry)
 
 
 def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
