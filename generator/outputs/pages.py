@@ -19,7 +19,6 @@ from ..model.records import (AuthorGroup, FileJob, Paper, PaperParts, Site, Site
 from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
-from .bibtex import bibtex_entry
 from .interface import Interface, interface, link_label, presentation_label, script_messages
 from .lists import page_links, short_authors
 from .metadata import page_meta, script_json
@@ -111,8 +110,8 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
     jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
                          card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
-                     (common, config, p, site.cite_keys[p.slug], threads), theme.templates)
-             for p, threads in zip(site.papers, threads_contexts(site, urls, related))]
+                     (common, config, p, part.bibtex, threads), theme.templates)
+             for p, part, threads in zip(site.papers, parts, threads_contexts(site, urls, related))]
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html",
                              tag_context(g, site, urls, ui), g.papers, card_of, common, site, theme)
@@ -155,11 +154,12 @@ def render_page(templates: Templates, template: str, common: dict[str, Any], con
 
 
 def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
-                      paper: Paper, cite_key: str, threads: dict[str, Any]) -> bytes:
-    """A paper's own page; `threads` are the other papers it leads to (threads_contexts)."""
+                      paper: Paper, bibtex: str, threads: dict[str, Any]) -> bytes:
+    """A paper's own page, with its `bibtex` entry (its parts'); `threads` are the other papers
+    it leads to (threads_contexts)."""
     urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
     card = paper_card(paper, urls, config.home_excerpt_words, interface(templates, config.language))
-    context = paper_context(paper, card, cite_key, urls)
+    context = paper_context(paper, card, bibtex, urls)
     return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
 
 
@@ -275,7 +275,7 @@ def paper_link(paper: Paper, urls: Urls, site_language: str) -> dict[str, str]:
             "venue": paper.venue, "lang": text_language(paper.title_text, site_language)}
 
 
-def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls) -> dict[str, Any]:
+def paper_context(paper: Paper, card: dict[str, Any], bibtex: str, urls: Urls) -> dict[str, Any]:
     """A paper's own page: its `card` and every other field of the record, its BibTeX entry and
     its address to copy."""
     return {"page_title": paper.title_text, "description": excerpt(paper.abstract_text, 30),
@@ -283,8 +283,7 @@ def paper_context(paper: Paper, card: dict[str, Any], cite_key: str, urls: Urls)
             "paper": {**card, "abstract_html": Markup(paper.abstract_html),
                       "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
                       "extra": paper.extra},
-            "bibtex": {"entry": bibtex_entry(paper, cite_key,
-                                             urls.absolute(paths.paper_file(paper.slug)))}}
+            "bibtex": {"entry": bibtex}}
 
 
 def tags_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
