@@ -86,8 +86,8 @@ def _in_order(pool: ProcessPoolExecutor, chunks: Iterable[tuple[Any, ...]],
 def _start_worker() -> None:
     """In a worker: Ctrl-C reaches the whole process group; the build, not its workers, stops.
     The cycle collector, paused by the build, runs again for what the worker makes (Markdown's
-    and Jinja's objects are cycles: a worker kept ~40 MB more of them in a cold 10,000-paper
-    build), but not over what it was forked with, which it would copy page by page."""
+    and Jinja's objects are cycles: a worker kept up to ~45 MB more of them in a cold
+    10,000-paper build), but not over what it was forked with, which it would copy page by page."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()
     gc.enable()
