@@ -3,7 +3,7 @@ import random
 import pytest
 
 from factories import make_paper, related_of
-from generator.search.related import RELATED, paper_words
+from generator.search.related import RELATED, telling_words
 from generator.search.terms import paper_terms
 
 
@@ -59,9 +59,25 @@ def test_a_shared_tag_alone_relates_two_papers():
     assert related_of(papers) == {"a": ("b",), "b": ("a",)}
 
 
-def test_paper_words_count_the_search_terms_of_the_title_and_abstract_and_each_tag():
+def words_of(papers):
+    """Each paper's telling words as telling_words() counts them, by word."""
+    docs, terms, counts, vocabulary = telling_words([(p, paper_terms(p)) for p in papers])
+    found = [{} for _ in papers]
+    for doc, term, count in zip(docs.tolist(), terms.tolist(), counts.tolist()):
+        found[doc][vocabulary[term]] = count
+    return found
+
+
+def test_telling_words_count_the_search_terms_of_the_title_and_abstract_and_each_tag():
     one = paper("a", "Graphs, graphs! We propose 2 novel graphs.", tags=["gnn"], title="On Graphs")
-    assert paper_words(one, paper_terms(one)) == {"graph": 4, "#gnn": 3}
+    other = paper("b", "Numbers: 42 and 7.", tags=["gnn", "maths"], title="2025")
+    assert words_of([one, other]) == [{"graph": 4, "#gnn": 3}, {"number": 1, "#gnn": 3,
+                                                                 "#maths": 3}]
+
+
+def test_telling_words_of_no_paper_or_of_papers_without_one_are_none():
+    assert words_of([]) == []
+    assert words_of([paper("a", "We propose 2 novel methods.", title="The 2025")]) == [{}]
 
 
 @pytest.mark.parametrize("papers", [[], [paper("a", "Only one.")]])

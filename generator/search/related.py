@@ -50,6 +50,7 @@ achieves provide provides introduce introduces further different significant sig
 """English function words (lunr's stop words leave some in) and the words every abstract uses
 ('we propose a novel method'), as the terms they index as."""
 _FIELD = {name: number for number, (name, _) in enumerate(FIELDS)}
+_TITLE, _ABSTRACT = _FIELD["title"], _FIELD["abstract"]
 
 
 def related_papers(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ...]],
@@ -59,7 +60,8 @@ def related_papers(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ..
     shares no telling term or tag with any other has none."""
     ordered = sorted(zip(papers, terms), key=lambda pair: pair[0].slug)
     slugs = [paper.slug for paper, _ in ordered]
-    docs, terms, weights = _weights([paper_words(paper, fields) for paper, fields in ordered])
+    docs, terms, tf, _ = telling_words(ordered)
+    docs, terms, weights = _weights(docs, terms, tf, len(ordered))
     if not len(docs):
         return {slug: () for slug in slugs}
     found: dict[str, tuple[str, ...]] = {}
@@ -75,50 +77,49 @@ def related_papers(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ..
     return {slug: found.get(slug, ()) for slug in slugs}
 
 
-def paper_words(paper: Paper, fields: tuple[FieldTerms, ...]) -> dict[str, int]:
-    """The terms of a paper's title and abstract (its paper_terms() `fields`), less the words
-    every abstract uses, and its tags ('#slug', which no term can be, counted TAG_REPEATS
-    times), each counted."""
-    words, numbers = fields[_FIELD["abstract"]]
-    counts = dict(zip(words.split(), numbers))
-    words, numbers = fields[_FIELD["title"]]
-    for word, number in zip(words.split(), numbers):
-        counts[word] = counts.get(word, 0) + number
-    for word in [word for word in counts if word in BOILERPLATE or word.isdigit()]:
-        del counts[word]
-    for tag in paper.tags:
-        counts[f"#{tag.slug}"] = counts.get(f"#{tag.slug}", 0) + TAG_REPEATS
-    return counts
+def telling_words(papers: Sequence[tuple[Paper, tuple[FieldTerms, ...]]]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """(paper, term, count) of each paper's telling words, paper by paper, then by term, and the
+    words the term numbers stand for, sorted. A paper is given with its paper_terms(); its words
+    are the terms of its title and abstract, less the words every abstract uses, and its tags
+    ('#slug', which no term can be, counted TAG_REPEATS times)."""
+    words, counts = [], []
+    for paper, fields in papers:
+        (title, title_counts), (abstract, abstract_counts) = fields[_TITLE], fields[_ABSTRACT]
+        tags = [f"#{tag.slug}" for tag in paper.tags]
+        words.append(title.split() + abstract.split() + tags)
+        counts.append(title_counts + abstract_counts + (TAG_REPEATS,) * len(tags))
+    vocabulary = sorted(set().union(*words))
+    numbers = {word: number for number, word in enumerate(vocabulary)}
+    # why: chained maps keep the loops over the ~100 words of every paper in C
+    terms = np.fromiter(map(numbers.__getitem__, itertools.chain.from_iterable(words)), np.int64)
+    tf = np.fromiter(itertools.chain.from_iterable(counts), np.float64, len(terms))
+    docs = np.repeat(np.arange(len(words), dtype=np.int64), [len(w) for w in words])
+    # why: each distinct word is judged once, not each time a paper has it
+    telling = np.array([not (w in BOILERPLATE or w.isdigit()) for w in vocabulary], bool)
+    kept = telling[terms]
+    # a word in both the title and the abstract is one term, its counts summed
+    width = max(len(vocabulary), 1)
+    pairs, summed = np.unique(docs[kept] * width + terms[kept], return_inverse=True)
+    return pairs // width, pairs % width, np.bincount(summed, tf[kept], len(pairs)), vocabulary
 
 
-def _weights(counted: Sequence[dict[str, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _weights(docs: np.ndarray, terms: np.ndarray, tf: np.ndarray, papers: int
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(paper, term, weight) of the terms each paper is matched by, paper by paper: TF-IDF
-    weights, each paper's vector of unit length, its TERMS_MATCHED heaviest shared terms."""
-    docs, terms, tf = _term_counts(counted)
+    weights, each paper's vector of unit length, its TERMS_MATCHED heaviest shared terms.
+    `papers` counts them all, those without a telling word too."""
     df = np.bincount(terms)
-    common = max(COMMON_FLOOR, COMMON_SHARE * len(counted))
+    common = max(COMMON_FLOOR, COMMON_SHARE * papers)
     # why: a smoothed idf, so a term in every paper of a small digest still counts a little
-    weight = (1 + np.log(tf)) * np.log1p(len(counted) / df[terms]) * (df[terms] <= common)
-    norms = np.sqrt(np.bincount(docs, weight * weight, minlength=len(counted)))
+    weight = (1 + np.log(tf)) * np.log1p(papers / df[terms]) * (df[terms] <= common)
+    norms = np.sqrt(np.bincount(docs, weight * weight, minlength=papers))
     weight = weight / np.where(norms > 0, norms, 1)[docs]
     shared = np.flatnonzero((df[terms] >= 2) & (df[terms] <= common))
     heaviest = shared[_heaviest(docs[shared], weight[shared], TERMS_MATCHED)]
     # why: renumbered densely, so the postings' index has no empty rows for unmatched terms
     _, dense = np.unique(terms[heaviest], return_inverse=True)
     return docs[heaviest], dense.astype(np.int64), weight[heaviest]
-
-
-def _term_counts(counted: Sequence[dict[str, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(paper, term, count) of every term of every paper, paper by paper, then by term."""
-    term_ids = {word: n for n, word in enumerate(sorted(set().union(*counted)))}
-    # why: chained maps keep the loops over the ~100 terms of every paper in C
-    ids = np.fromiter(itertools.chain.from_iterable(map(term_ids.__getitem__, counts)
-                                                    for counts in counted), dtype=np.int64)
-    counts = np.fromiter(itertools.chain.from_iterable(c.values() for c in counted),
-                         dtype=np.float64)
-    docs = np.repeat(np.arange(len(counted), dtype=np.int64), [len(c) for c in counted])
-    order = np.lexsort((ids, docs))
-    return docs[order], ids[order], counts[order]
 
 
 def _heaviest(docs: np.ndarray, weights: np.ndarray, count: int) -> np.ndarray:
@@ -169,7 +170,7 @@ def _top(rows: np.ndarray, columns: np.ndarray, scores: np.ndarray, limit: int
     order = np.lexsort((columns, -np.round(scores, 9), rows))
     rows, columns = rows[order], columns[order]
     rank = np.arange(len(rows)) - np.searchsorted(rows, rows)
-    kept = rank < limit
-    for row, best in itertools.groupby(zip(rows[kept].tolist(), columns[kept].tolist()),
-                                       key=lambda pair: pair[0]):
-        yield row, [column for _, column in best]
+    rows, columns = rows[rank < limit], columns[rank < limit].tolist()
+    starts = np.flatnonzero(np.diff(rows, prepend=-1)).tolist()
+    for row, start, end in zip(rows[starts].tolist(), starts, starts[1:] + [len(columns)]):
+        yield row, columns[start:end]
