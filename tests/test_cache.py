@@ -614,3 +614,22 @@ def test_the_code_version_follows_the_python_version(monkeypatch):
     before = cache_module.code_version()
     monkeypatch.setattr(cache_module.sys, "version", "9.99.0 (another Python)")
     assert cache_module.code_version() != before
+
+
+def test_a_new_cache_file_has_pages_that_hold_most_results_whole(tmp_path):
+    fill(tmp_path / "cache")
+    with sqlite3.connect(tmp_path / "cache" / FILE) as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (cache_module.PAGE_BYTES,)
+
+
+def test_a_cache_file_of_another_page_size_is_used_as_it_is(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    with sqlite3.connect(folder / FILE) as db:
+        db.execute("PRAGMA page_size = 4096")
+        db.execute("CREATE TABLE results (key BLOB PRIMARY KEY, digest BLOB NOT NULL, "
+                   "value BLOB NOT NULL) WITHOUT ROWID")
+    assert twice(folder, double, [(1,), (2,)]) == [2, 4]
+    assert made() == []  # kept by the first cache, found by the second
+    with sqlite3.connect(folder / FILE) as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (4096,)

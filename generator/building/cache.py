@@ -34,6 +34,10 @@ FILE = "results.sqlite3"
 _BATCH = 500
 """Keys asked for in one query (SQLite allows 999 parameters in older versions)."""
 _PICKLE = pickle.HIGHEST_PROTOCOL
+PAGE_BYTES = 32768
+"""SQLite's page size for the cache file. A kept result is ~1-7 KB; in SQLite's default 4 KB
+pages most spill into overflow pages: reading back the 60,000 results of two 10,000-paper
+builds took 0.6-0.7 s against 0.25-0.3 s in 32 KB pages, and the file was a third larger."""
 
 
 class Cache:
@@ -196,6 +200,7 @@ class Cache:
         self.folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.folder / FILE, timeout=30)
         try:
+            db.execute(f"PRAGMA page_size = {PAGE_BYTES}")  # why: a new file's; one made is kept
             db.execute("CREATE TABLE IF NOT EXISTS results (key BLOB PRIMARY KEY, "
                        "digest BLOB NOT NULL, value BLOB NOT NULL) WITHOUT ROWID")
             db.execute("SELECT count(*) FROM results WHERE key = x''").fetchone()
