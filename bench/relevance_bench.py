@@ -1,7 +1,7 @@
 """How often search puts the paper a reader means first, on a real digest.
 
     .venv/bin/python bench/relevance_bench.py [--queries bench/relevance/neurips2018-queries.yaml]
-                                              [--data ../shared/data/neurips2018-papers.jsonl.gz]
+                                              [--data data/neurips2018-papers.jsonl.gz]
                                               [--site DIR] [--kinds]
 
 Turns the NeurIPS 2018 papers (one JSON object a line) into a content folder, builds it with the
@@ -26,7 +26,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 QUERIES = REPO / "bench/relevance/neurips2018-queries.yaml"
-DATA = REPO.parent / "shared/data/neurips2018-papers.jsonl.gz"
+DATA = REPO / "data/neurips2018-papers.jsonl.gz"
 ANSWER = REPO / "bench/relevance_answer.js"
 DEPTH = 20
 """Results read per query: a paper further down counts as not found."""

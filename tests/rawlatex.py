@@ -1,6 +1,6 @@
 """The NeurIPS 2018 corpus as a digest, and where a built site shows a reader raw LaTeX.
 
-`neurips_content()` turns ../shared/data/neurips2018-papers.jsonl.gz into a content folder;
+`neurips_content()` turns data/neurips2018-papers.jsonl.gz into a content folder;
 `raw_latex()` lists, per output (page, feed item, search document), the raw LaTeX it shows.
 Run as a script to count the pages of a built site that show it:
 
@@ -22,7 +22,7 @@ import yaml
 from lxml import html as lxml_html
 
 REPO = Path(__file__).resolve().parent.parent
-NEURIPS = REPO.parent / "shared" / "data" / "neurips2018-papers.jsonl.gz"
+NEURIPS = REPO / "data" / "neurips2018-papers.jsonl.gz"
 RAW = re.compile(r"\\[A-Za-z]|\$")
 SITE_YAML = """\
 title: NeurIPS 2018

@@ -24,7 +24,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
-METADATA = REPO.parent / "shared" / "data" / "iclr2025-metadata.yaml"
+METADATA = REPO / "data" / "iclr2025-metadata.yaml"
 BASE_URL = "https://example.org/iclr-digest/"
 ROOT_URL = "https://example.org/"
 BASE_PATH = "/iclr-digest/"

@@ -83,8 +83,8 @@ def test_import_command_writes_papers_and_reports_them(tmp_path):
     assert (tmp_path / "content/papers/x.md").is_file()
 
 
-ICLR = ("import", str(REPO.parent / "shared/data/iclr2025-abstracts.txt"), "--metadata",
-        str(REPO.parent / "shared/data/iclr2025-metadata.yaml"), "--venue", "ICLR 2025")
+ICLR = ("import", str(REPO / "data/iclr2025-abstracts.txt"), "--metadata",
+        str(REPO / "data/iclr2025-metadata.yaml"), "--venue", "ICLR 2025")
 
 
 def content_bytes(root):

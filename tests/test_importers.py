@@ -9,7 +9,7 @@ from generator.importers.abstracts import read_abstract_list, read_abstracts
 from generator.importers.merge import ImportOptions, import_files
 from generator.model.errors import BuildFailed
 
-DATA = REPO.parent / "shared" / "data"
+DATA = REPO / "data"
 ABSTRACTS = DATA / "iclr2025-abstracts.txt"
 METADATA = DATA / "iclr2025-metadata.yaml"
 SHIPPED = ImportOptions(date=dt.date(2026, 11, 29), venue="ICLR 2025")

@@ -10,7 +10,7 @@ import generator.content.latexmath as latexmath_module
 from generator.content.latex import (abstract_to_html, abstract_to_text, latex_findings, read_abstract,
                                     read_title, render_abstract)
 
-DATA = Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'iclr2025-abstracts.txt'
+DATA = Path(__file__).resolve().parent.parent / 'data' / 'iclr2025-abstracts.txt'
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
 ALLOWED_TAGS = {'p', 'strong', 'em', 'code', 'u', 'span', 'a', 'math', 'mrow', 'mi', 'mn', 'mo', 'ms',
                 'mtext', 'mspace', 'mfrac', 'msqrt', 'mroot', 'msub', 'msup', 'msubsup', 'munder',

@@ -12,9 +12,6 @@ import rawlatex
 from factories import REPO
 from generator.building.pipeline import BuildOptions, StageTimer, build
 
-pytestmark = pytest.mark.skipif(not rawlatex.NEURIPS.exists(), reason="no NeurIPS 2018 data")
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("neurips")
