@@ -1,5 +1,6 @@
 # make serve: build the site and serve it at http://127.0.0.1:8000/<base path>/
 # make test:  run the whole test suite (installs what it needs first)
+# make test-fast: the edit-test loop: every module, no browser, Lighthouse, Nu checker or long run
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -7,7 +8,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install test-install system-packages build serve check test golden screenshot clean
+.PHONY: install test-install system-packages build serve check test test-fast golden screenshot clean
 
 # What building and previewing need (requirements.txt, lunr from npm); the tests add their tools
 # (requirements-test.txt, npm's dev dependencies), so `make serve` downloads no browser driver.
@@ -57,11 +58,25 @@ serve: install
 check: install
 	$(PY) build.py check --strict
 
-# pytest's exit code 5 (no tests collected) is a failure, not a pass.
-test: test-install system-packages
-	@$(PY) -m pytest -q; status=$$?; \
-	if [ $$status -eq 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
+# The tests run on every core (pytest-xdist; tests that share one opened page are kept together
+# by --dist loadgroup), in a temporary folder in memory where the machine has one: the suite
+# writes ~100,000 small files, which costs a disk twice the time. TEST_WORKERS=1 runs them in one
+# process. pytest's exit code 5 (no tests collected) is a failure, not a pass.
+TEST_TMPDIR := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm)
+TEST_WORKERS ?= auto
+PYTEST = $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+FAST_TIER := not (browser or lighthouse or nu or slow)
+define run-pytest
+	@$(PYTEST) $(1); status=$$?; \
+	if [ $$status -eq 5 ]; then echo "make: no tests were collected" >&2; exit 1; fi; \
 	exit $$status
+endef
+
+test: test-install system-packages
+	$(call run-pytest,--durations=10)
+
+test-fast: test-install
+	$(call run-pytest,-m "$(FAST_TIER)")
 
 golden: test-install
 	$(PY) -m pytest -q tests/test_golden.py --regen-golden

@@ -1,6 +1,8 @@
 """Browser fixtures shared by the end-to-end tests: Debian's chromium driven by Playwright.
 
-A test module that imports `browser` and `page` defines an `origin` fixture (the served site).
+conftest.py registers this module as a plugin: one chromium a test process, `site` (the shipped
+digest under /iclr-digest/, built once a process) served over HTTP as `origin` for each module,
+and a fresh `page` a test. A module may define its own `site` (or `origin`) to serve another.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ STATUS_OK = status_pattern(sitecheck.shipped_language())
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def site(base_site) -> Path:
     """The real digest built under /iclr-digest/ (a module may define its own)."""
-    return sitecheck.build(tmp_path_factory.mktemp("site") / "site", sitecheck.BASE_URL)
+    return base_site
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +51,7 @@ def origin(site) -> str:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Browser:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=sitecheck.CHROMIUM, headless=True,

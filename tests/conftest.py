@@ -1,9 +1,38 @@
-"""Shared pytest settings: the golden-site regeneration flag and import path."""
+"""Shared pytest settings: the import path, the fixtures every module may use, the markers that
+make the fast tier, and the golden-site regeneration flag."""
 
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+pytest_plugins = ("sitefixtures", "browserkit")
+
+MARKERS = {
+    "browser": "drives Debian's chromium (given to every test that uses the browser fixture)",
+    "lighthouse": "runs Lighthouse in chromium",
+    "nu": "runs the Nu Html Checker (Java)",
+    "slow": "a long run: the cache property's long shards, a whole corpus built",
+}
+"""What the fast tier (make test-fast) leaves out: `-m "not (browser or lighthouse or nu or slow)"`."""
+
+SLOW_FIRST = ("slow", "lighthouse", "nu")
+"""Markers of the longest tests, handed out first so that no worker is left with one at the end."""
+
+
+def pytest_configure(config):
+    for name, meaning in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "browser" in item.fixturenames:
+            item.add_marker("browser")
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in SLOW_FIRST))
 
 
 def pytest_addoption(parser):

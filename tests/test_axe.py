@@ -4,9 +4,9 @@ light and dark; and every control's border at 3:1 or more against what is behind
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from browserkit import RESULT_LINKS, TIMEOUT_MS, browser, origin, site  # noqa: F401
+from browserkit import RESULT_LINKS, TIMEOUT_MS
 from sitecheck import BASE_PATH, REPO
 
 AXE = REPO / "node_modules/axe-core/axe.min.js"
@@ -20,20 +20,32 @@ PAGES = {
 }
 
 
-@pytest.fixture(params=[(v, s) for v in VIEWPORTS for s in ("light", "dark")],
+@pytest.fixture(scope="module", params=[(v, s) for v in VIEWPORTS for s in ("light", "dark")],
                 ids=lambda p: f"{p[0]}-{p[1]}")
-def shown(request, browser, origin):  # noqa: F811
-    """A page in each viewport and colour scheme."""
+def looks(request, browser, origin):
+    """A browser context in each viewport and colour scheme."""
     viewport, scheme = request.param
     context = browser.new_context(base_url=origin, viewport=VIEWPORTS[viewport], color_scheme=scheme)
     context.set_default_timeout(TIMEOUT_MS)
-    yield context.new_page()
+    yield context
     context.close()
 
 
-def open_kind(page: Page, site, path: str) -> None:  # noqa: F811
+def page_kinds(*names: str) -> list:
+    """The page kinds named (all by default) as parameters of `shown`, each kind's tests kept
+    on one test process (pytest-xdist's loadgroup), where its pages are opened once."""
+    return [pytest.param(PAGES[name], id=name, marks=pytest.mark.xdist_group(f"axe: {name}"))
+            for name in names or PAGES]
+
+
+@pytest.fixture(scope="module", params=page_kinds())
+def shown(request, looks, site):
+    """A page kind opened once in each viewport and scheme, for every check of it.
+    why: opening a page costs chromium ~0.5 s of CPU; the checks only read it."""
+    path = request.param
     if path == "saved/" and not (site / "saved/index.html").is_file():
         pytest.skip("this build has no saved page (saved/index.html)")
+    page = looks.new_page()
     page.goto(BASE_PATH + path)
     if "q=" in path:
         expect(page.locator(RESULT_LINKS).first).to_be_visible()
@@ -41,12 +53,13 @@ def open_kind(page: Page, site, path: str) -> None:  # noqa: F811
             toggle = page.locator("#search-filters-toggle")
             if toggle.is_visible():
                 toggle.click()
+    yield page
+    page.close()
 
 
-@pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
-def test_axe_finds_no_wcag_22_aa_violation(shown, site, path):  # noqa: F811
-    open_kind(shown, site, path)
-    shown.add_script_tag(path=str(AXE))
+def test_axe_finds_no_wcag_22_aa_violation(shown):
+    if not shown.evaluate("typeof axe !== 'undefined'"):
+        shown.add_script_tag(path=str(AXE))
     result = shown.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags},"
                             " resultTypes: ['violations']})", WCAG_AA)
     bad = [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
@@ -69,10 +82,8 @@ BORDER_CONTRASTS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", ["", "search/?q=models&tag=llm", "papers/webrl/"],
-                         ids=["home", "search", "paper"])
-def test_every_control_border_has_3_to_1_contrast(shown, site, path):  # noqa: F811
-    open_kind(shown, site, path)
+@pytest.mark.parametrize("shown", page_kinds("home", "search, filtered", "paper"), indirect=True)
+def test_every_control_border_has_3_to_1_contrast(shown):
     contrasts = shown.evaluate(BORDER_CONTRASTS)
     assert contrasts, "no bordered control found"
     low = [(name, round(r, 2)) for name, r in contrasts if r < 3]
@@ -99,8 +110,6 @@ SMALL_TARGETS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
-def test_every_target_is_24_px_or_more(shown, site, path):  # noqa: F811
-    open_kind(shown, site, path)
+def test_every_target_is_24_px_or_more(shown):
     small = shown.evaluate(SMALL_TARGETS)
     assert not small, "targets under 24 x 24 px:\n" + "\n".join(small)

@@ -13,7 +13,7 @@ import pytest
 from lunr.index import Index
 from playwright.sync_api import expect
 
-from browserkit import browser, open_search, origin, page, result_titles, type_query  # noqa: F401
+from browserkit import open_search, result_titles, type_query
 from factories import paper_source
 from generator.search.packed import unpack
 from sitecheck import BASE_URL, CONTENT, build, said

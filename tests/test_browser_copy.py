@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 import sitecheck
-from browserkit import TIMEOUT_MS, browser, origin, page, site  # noqa: F401
+from browserkit import TIMEOUT_MS
 from sitecheck import BASE_PATH
 
 PAPER = BASE_PATH + "papers/agentoccam/"

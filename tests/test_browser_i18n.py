@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sitecheck
-from browserkit import TIMEOUT_MS, Watch, browser  # noqa: F401
+from browserkit import TIMEOUT_MS, Watch
 from sitecheck import BASE_PATH, REPO
 
 AXE = REPO / "node_modules/axe-core/axe.min.js"
@@ -40,7 +40,7 @@ def origins(tmp_path_factory):
         yield {"zh-CN": zh_url, "en": en_url}
 
 
-def open_page(browser, origin: str) -> Page:  # noqa: F811
+def open_page(browser, origin: str) -> Page:
     context = browser.new_context(base_url=origin)
     context.set_default_timeout(TIMEOUT_MS)
     context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), lambda route: route.abort())
@@ -50,14 +50,14 @@ def open_page(browser, origin: str) -> Page:  # noqa: F811
 
 
 @pytest.fixture
-def zh(browser, origins):  # noqa: F811
+def zh(browser, origins):
     page = open_page(browser, origins["zh-CN"])
     yield page
     page.context.close()
 
 
 @pytest.fixture
-def en(browser, origins):  # noqa: F811
+def en(browser, origins):
     page = open_page(browser, origins["en"])
     yield page
     page.context.close()
@@ -129,7 +129,7 @@ def test_the_english_interface_has_no_chinese(en):
 
 @pytest.mark.parametrize("language", ["zh-CN", "en"])
 @pytest.mark.parametrize("path", ["", "papers/promptriever/", "search/?q=agents"])
-def test_axe_finds_no_serious_or_critical_violation_in_either_language(browser, origins,  # noqa: F811
+def test_axe_finds_no_serious_or_critical_violation_in_either_language(browser, origins,
                                                                      language, path):
     page = open_page(browser, origins[language])
     try:

@@ -8,8 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import (RESULT_LINKS, TIMEOUT_MS, Watch, browser, origin, site,  # noqa: F401
-                        type_query)
+from browserkit import RESULT_LINKS, TIMEOUT_MS, Watch, type_query
 from sitecheck import BASE_PATH, said
 
 PHONE = {"width": 390, "height": 844}
@@ -17,7 +16,7 @@ DESKTOP = {"width": 1280, "height": 800}
 LOSA = "papers/dynamic-low-rank-sparse-adaptation-for-large-language-models/"
 
 
-def new_page(browser, origin, viewport, scheme="light", javascript=True) -> Page:  # noqa: F811
+def new_page(browser, origin, viewport, scheme="light", javascript=True) -> Page:
     context = browser.new_context(base_url=origin, viewport=viewport, color_scheme=scheme,
                                   java_script_enabled=javascript)
     context.set_default_timeout(TIMEOUT_MS)
@@ -27,14 +26,14 @@ def new_page(browser, origin, viewport, scheme="light", javascript=True) -> Page
 
 
 @pytest.fixture(params=["light", "dark"])
-def phone(request, browser, origin):  # noqa: F811
+def phone(request, browser, origin):
     page = new_page(browser, origin, PHONE, request.param)
     yield page
     page.context.close()
 
 
 @pytest.fixture(params=["light", "dark"])
-def desktop(request, browser, origin):  # noqa: F811
+def desktop(request, browser, origin):
     page = new_page(browser, origin, DESKTOP, request.param)
     yield page
     page.context.close()
@@ -151,7 +150,7 @@ def test_a_facet_toggled_by_keyboard_keeps_focus_on_a_phone(phone):
 # --- the header combobox --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_header_box_is_a_combobox_that_keeps_focus(browser, origin, viewport):  # noqa: F811
+def test_header_box_is_a_combobox_that_keeps_focus(browser, origin, viewport):
     page = new_page(browser, origin, viewport)
     page.goto(BASE_PATH + "tags/")
     box = page.locator("#site-search-input")
@@ -211,7 +210,7 @@ LAYOUT_SHIFT = """() => new Promise(done => {
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("query", ["q=learning", "q=models&tag=llm", ""])
-def test_the_search_page_does_not_shift_as_results_arrive(browser, origin, viewport, query):  # noqa: F811
+def test_the_search_page_does_not_shift_as_results_arrive(browser, origin, viewport, query):
     page = new_page(browser, origin, viewport)
     page.goto(BASE_PATH + "search/?" + query)
     if query:
@@ -224,7 +223,7 @@ def test_the_search_page_does_not_shift_as_results_arrive(browser, origin, viewp
 # --- without JavaScript -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_without_javascript_the_search_page_serves_the_reader(browser, origin, viewport):  # noqa: F811
+def test_without_javascript_the_search_page_serves_the_reader(browser, origin, viewport):
     page = new_page(browser, origin, viewport, javascript=False)
     page.goto(BASE_PATH + "tags/")
     page.fill("#site-search-input", "agents")
@@ -243,7 +242,7 @@ def test_without_javascript_the_search_page_serves_the_reader(browser, origin, v
 # --- print ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_print_is_black_on_white_without_chrome_and_bibtex_wraps(browser, origin, scheme):  # noqa: F811
+def test_print_is_black_on_white_without_chrome_and_bibtex_wraps(browser, origin, scheme):
     page = new_page(browser, origin, {"width": 700, "height": 900}, scheme)
     page.goto(BASE_PATH + LOSA)
     page.emulate_media(media="print")

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sitecheck
-from browserkit import TIMEOUT_MS, Watch, browser, origin, site  # noqa: F401
+from browserkit import TIMEOUT_MS, Watch
 from factories import paper_source, write_content
 from sitecheck import BASE_PATH, BASE_URL, said, said_count
 
@@ -71,7 +71,7 @@ def big_origin(big_site) -> str:
         yield url
 
 
-def open_page(browser, origin: str, **options) -> Page:  # noqa: F811
+def open_page(browser, origin: str, **options) -> Page:
     """A page in a fresh context as browserkit's `page`, which also records every request."""
     context = browser.new_context(base_url=origin, **options)
     context.set_default_timeout(TIMEOUT_MS)
@@ -84,7 +84,7 @@ def open_page(browser, origin: str, **options) -> Page:  # noqa: F811
 
 
 @pytest.fixture
-def reader(browser, origin):  # noqa: F811
+def reader(browser, origin):
     """A desktop page of the real digest."""
     page = open_page(browser, origin, viewport=DESKTOP)
     yield page
@@ -92,13 +92,13 @@ def reader(browser, origin):  # noqa: F811
 
 
 @pytest.fixture
-def big(browser, big_origin):  # noqa: F811
+def big(browser, big_origin):
     page = open_page(browser, big_origin, viewport=DESKTOP)
     yield page
     page.context.close()
 
 
-def only_this_site(page: Page, origin: str) -> None:  # noqa: F811
+def only_this_site(page: Page, origin: str) -> None:
     """Nothing asked of another origin (the route would abort it, and we look anyway)."""
     elsewhere = [url for url in page.requested
                  if not url.startswith(origin) and not url.startswith(("blob:", "data:"))]
@@ -120,7 +120,7 @@ def wait_for_status(page: Page, pattern: str) -> None:
 
 @pytest.mark.parametrize("viewport, at_least, typical", [(PHONE, 3, 170), (DESKTOP, 5, 100)],
                          ids=["phone", "desktop"])
-def test_rows_are_compact_several_to_a_first_screen(browser, origin, viewport, at_least, typical):  # noqa: F811
+def test_rows_are_compact_several_to_a_first_screen(browser, origin, viewport, at_least, typical):
     # why: a card was ~380 px tall on a desktop; one fitted a phone's first screen
     page = open_page(browser, origin, viewport=viewport)
     try:
@@ -145,7 +145,7 @@ def test_rows_label_the_added_date_and_name_authors_short(reader):
     expect(first.locator(".short-authors")).to_have_text(re.compile(rf"^[A-Z]\. \S+, [A-Z]\. \S+ \+\d+ {more}$"))
 
 
-def test_an_abstract_opens_in_place_without_javascript(browser, origin):  # noqa: F811
+def test_an_abstract_opens_in_place_without_javascript(browser, origin):
     page = open_page(browser, origin, java_script_enabled=False)
     try:
         page.goto(BASE_PATH)
@@ -256,7 +256,7 @@ def test_back_to_the_page_as_built(big):
 
 # --- saving --------------------------------------------------------------------------------------
 
-def test_the_save_toggle_is_pressed_by_keyboard_and_kept_across_reloads(reader, origin):  # noqa: F811
+def test_the_save_toggle_is_pressed_by_keyboard_and_kept_across_reloads(reader, origin):
     page = reader
     page.goto(BASE_PATH)
     toggle = page.locator(ROWS).nth(1).locator("button[data-save]")
@@ -287,7 +287,7 @@ def bib_entries(site: Path) -> dict[str, str]:
     return {re.match(r"@\w+\{([^,]+),", e).group(1): e.rstrip("\n") + "\n" for e in entries}
 
 
-def test_the_saved_page_lists_exports_and_clears(browser, origin, site):  # noqa: F811
+def test_the_saved_page_lists_exports_and_clears(browser, origin, site):
     page = open_page(browser, origin, accept_downloads=True)
     try:
         page.goto(BASE_PATH)

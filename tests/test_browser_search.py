@@ -13,9 +13,8 @@ import pytest
 from lunr.index import Index
 from playwright.sync_api import Page, expect
 
-from browserkit import (READY, RESULT_LINKS, STATUS_OK, TIMEOUT_MS, browser, open_search,  # noqa: F401
-                        origin, site,
-                        page, result_titles, type_query)
+from browserkit import (READY, RESULT_LINKS, STATUS_OK, TIMEOUT_MS, open_search, result_titles,
+                        type_query)
 from generator.search.packed import unpack
 from sitecheck import BASE_PATH, BASE_URL, said
 

@@ -1,13 +1,18 @@
 """A build that reuses its cache gives the same bytes as a clean build, whatever was edited.
 
-A seeded random sequence of edits on a 300-paper digest: after every edit a cached build and a
+Seeded random sequences of edits on 300-paper digests: after every edit a cached build and a
 clean build are made and their output trees compared byte for byte; every ~25 steps a third
 build goes through one long-lived in-memory Cache, as the preview server keeps it.
 
-    CACHE_PROPERTY_SEED=7 .venv/bin/python -m pytest -q -s tests/test_cached_build_property.py
+The run is cut into shards, each its own digest and seed, so that they run side by side: a
+quick shard (every kind of edit once), run by the fast tier too, and SHARDS long ones (every
+kind once, then random edits); together over 200 steps, every kind five times or more.
 
-The seed (and CACHE_PROPERTY_STEPS, the number of random edits) can be set to replay a failure;
-the failure message names the seed, the step and the edit.
+    .venv/bin/python -m pytest -q -s tests/test_cached_build_property.py -k seed20250425
+
+The base seed (CACHE_PROPERTY_SEED), the number of long shards (CACHE_PROPERTY_SHARDS) and
+their random edits in all (CACHE_PROPERTY_STEPS) can be set; a failure names its shard's seed,
+the step and the edit, and the command that replays it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from generator.model.errors import BuildFailed
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = int(os.environ.get("CACHE_PROPERTY_SEED", "20250424"))
+SHARDS = int(os.environ.get("CACHE_PROPERTY_SHARDS", "4"))
 RANDOM_STEPS = int(os.environ.get("CACHE_PROPERTY_STEPS", "120"))
 PAPERS = 300
 PREVIEW_EVERY = 25
@@ -38,8 +44,9 @@ EPOCH = "1745452800"  # 2025-04-24
 KINDS = ("title", "authors", "tag_add_shared", "tag_add_new", "tag_remove", "date", "abstract",
          "notes", "rename", "delete", "add", "draft", "site_yaml", "template", "css",
          "delete_output", "edit_output", "touch", "revert", "double_edit", "content_error")
-AT_LEAST = 4
-"""Every kind is in the deck this many times; RANDOM_STEPS more are drawn by WEIGHTS."""
+AT_LEAST = 1
+"""Every kind is in each shard's deck this many times; a long shard draws its share of
+RANDOM_STEPS more by WEIGHTS."""
 WEIGHTS = {"title": 3, "authors": 2, "tag_add_shared": 2, "tag_add_new": 2, "tag_remove": 2,
            "date": 3, "abstract": 3, "notes": 3, "rename": 2, "delete": 2, "add": 2, "draft": 2,
            "site_yaml": 2, "template": 2, "css": 1, "delete_output": 2, "edit_output": 2,
@@ -210,8 +217,8 @@ class Digest:
 class Builds:
     """The cached, clean and preview builds of one digest, compared after every step."""
 
-    def __init__(self, root: Path, digest: Digest):
-        self.root, self.digest = root, digest
+    def __init__(self, root: Path, digest: Digest, seed: int):
+        self.root, self.digest, self.seed = root, digest, seed
         self.cached, self.clean, self.preview = root / "cached", root / "clean", root / "preview"
         self.preview_cache = Cache(root / "cache2", in_memory=True)
         self.step, self.edit, self.log = 0, "initial build", collections.deque(maxlen=6)
@@ -260,9 +267,10 @@ class Builds:
 
     def context(self) -> str:
         recent = "\n".join(f"  step {n}: {edit}" for n, edit in self.log)
-        return (f"seed {SEED}, step {self.step}, edit: {self.edit}\nrecent edits:\n{recent}\n"
-                f"replay: CACHE_PROPERTY_SEED={SEED} CACHE_PROPERTY_STEPS={RANDOM_STEPS} "
-                ".venv/bin/python -m pytest -q -s tests/test_cached_build_property.py")
+        return (f"seed {self.seed}, step {self.step}, edit: {self.edit}\nrecent edits:\n"
+                f"{recent}\nreplay: CACHE_PROPERTY_SEED={SEED} CACHE_PROPERTY_SHARDS={SHARDS} "
+                f"CACHE_PROPERTY_STEPS={RANDOM_STEPS} .venv/bin/python -m pytest -q -s "
+                f"tests/test_cached_build_property.py -k seed{self.seed}")
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -606,17 +614,26 @@ def edit_content_error(d: Digest, b: Builds) -> str:
 EDITS = {name: globals()[f"edit_{name}"] for name in KINDS}
 
 
-def test_cached_build_equals_clean_build(tmp_path, monkeypatch):
+def shards() -> list:
+    """The quick shard (no random edits, not slow), then the long ones."""
+    quick = pytest.param(SEED, 0, id=f"seed{SEED}-quick")
+    share = -(-RANDOM_STEPS // SHARDS)
+    return [quick] + [pytest.param(SEED + n, share, id=f"seed{SEED + n}", marks=pytest.mark.slow)
+                      for n in range(1, SHARDS + 1)]
+
+
+@pytest.mark.parametrize(("seed", "random_steps"), shards())
+def test_cached_build_equals_clean_build(tmp_path, monkeypatch, seed, random_steps):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     digest = Digest(tmp_path, rng)
     digest.create(PAPERS)
-    builds = Builds(tmp_path, digest)
+    builds = Builds(tmp_path, digest, seed)
     started = time.perf_counter()
     builds.check(preview=True)
 
     deck = [kind for kind in KINDS for _ in range(AT_LEAST)]
-    deck += rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()), k=RANDOM_STEPS)
+    deck += rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()), k=random_steps)
     rng.shuffle(deck)
     counts: collections.Counter[str] = collections.Counter()
     step = 0
@@ -642,7 +659,7 @@ def test_cached_build_equals_clean_build(tmp_path, monkeypatch):
         builds.preview_cache.close()
     elapsed = time.perf_counter() - started
 
-    print(f"\ncache property: seed {SEED}, {step} steps, {builds.builds} build rounds, "
+    print(f"\ncache property: seed {seed}, {step} steps, {builds.builds} build rounds, "
           f"{len(digest.papers)} papers at the end, {elapsed:.0f} s; edits: "
           + ", ".join(f"{kind} {counts[kind]}" for kind in (*KINDS, "fix_error")))
     assert all(counts[kind] >= AT_LEAST for kind in KINDS), counts

@@ -17,6 +17,8 @@ from sitecheck import BASE_URL
 VNU_TIMEOUT = 300
 GOLDEN_SITE = Path(__file__).parent / "golden/site"
 
+pytestmark = pytest.mark.nu
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:

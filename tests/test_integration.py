@@ -15,7 +15,7 @@ import pytest
 
 import sitecheck
 from sitecheck import BASE_PATH, BASE_URL
-from sitefixtures import any_site, base_site, metadata, root_site, tag_index  # noqa: F401
+from sitefixtures import tag_index
 
 # LaTeX that must have been turned into text or markup before it reaches a reader.
 RAW_LATEX = ("$\\textbf", "\\textbf{", "\\href", "\\texttt", "$\\downarrow", "\\downarrow",

@@ -16,7 +16,7 @@ import feedparser
 import feedcheck
 import sitecheck
 from sitecheck import BASE_PATH, BASE_URL, ROOT_URL
-from sitefixtures import any_site, base_site, metadata, root_site, source_papers, tag_index  # noqa: F401
+from sitefixtures import tag_index
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 

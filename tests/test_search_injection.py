@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 import sitecheck
-from browserkit import RESULT_LINKS, browser, page  # noqa: F401
+from browserkit import RESULT_LINKS
 from factories import paper_source, write_content
 
 BASE = "https://example.org/evil/"

@@ -9,9 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import (RESULT_LINKS, TIMEOUT_MS, browser, open_search, origin, page,  # noqa: F401
-                        site,
-                        result_titles, type_query)
+from browserkit import RESULT_LINKS, TIMEOUT_MS, open_search, result_titles, type_query
 from sitecheck import BASE_PATH, REPO, said, said_count
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"

@@ -1,6 +1,7 @@
 """The preview server in a real browser: Debian's chromium driven by Playwright, no download.
 
-One `build.py serve` subprocess and one browser for the module, a fresh context per test.
+One `build.py serve` subprocess for the module, the session's browser (browserkit), a fresh
+context per test.
 Every wait has a deadline (Playwright's expect); none is a sleep.
 """
 
@@ -10,14 +11,11 @@ import re
 import shutil
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from factories import REPO
 from serveprocess import ServerProcess
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 15_000
 PAPER = "content/papers/agentoccam.md"
 
@@ -28,14 +26,6 @@ def served(tmp_path_factory):
     shutil.copytree(REPO / "content", root / "content")
     with ServerProcess("--content", "content", "--out", "_site", cwd=root) as server:
         yield root, server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Browser:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture()

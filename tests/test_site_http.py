@@ -17,7 +17,6 @@ import pytest
 from lxml import html as lxml_html
 
 import sitecheck
-from browserkit import origin, site  # noqa: F401 - pytest fixtures
 from sitecheck import BASE_PATH, BASE_URL
 
 SITEMAP_LOC = "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"
