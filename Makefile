@@ -8,7 +8,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install test-install system-packages build serve check test test-fast golden screenshot clean
+.PHONY: install test-install system-packages build serve check test test-fast golden messages screenshot clean
 
 # What building and previewing need (requirements.txt, lunr from npm); the tests add their tools
 # (requirements-test.txt, npm's dev dependencies), so `make serve` downloads no browser driver.
@@ -80,6 +80,12 @@ test-fast: test-install
 
 golden: test-install
 	$(PY) -m pytest -q tests/test_golden.py --regen-golden
+
+# Every catalogue (templates/locales/*/messages.po) brought up to date with the messages the
+# templates and code ask for: new ones added untranslated (English: the message itself), unused
+# ones removed, headers and translations kept. The tests fail on a message left untranslated.
+messages: test-install
+	$(PY) tests/catalogues.py
 
 # Retake the README's picture of the shipped digest (Playwright and chromium, as the tests use).
 screenshot: test-install system-packages

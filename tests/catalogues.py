@@ -1,6 +1,9 @@
 """The interface's messages as the code and templates use them, and as each .po file has them.
 
-Run as a script to print a fresh `messages.pot` (msgids only) to start a new language from."""
+Run as a script (`make messages`) to bring every catalogue up to date: each message the templates
+and the code ask for is in it, a new one untranslated (in English, the message itself), and no
+other; its header and every translation are kept as they are. With --pot it prints a fresh
+`messages.pot` (msgids only) to start a new language from."""
 
 from __future__ import annotations
 
@@ -55,5 +58,41 @@ def template_catalogue() -> str:
     return out.getvalue().decode("utf-8")
 
 
+def updated_catalogue(language: str, used: dict[str, str | tuple[str, str]] | None = None) -> str:
+    """The .po text of `language` holding the `used` messages (used_messages()) and no other."""
+    text = (LOCALES / language / "messages.po").read_text(encoding="utf-8")
+    header = text[:text.index("\n\n") + 2]  # why: Babel would write a header of its own
+    old, english = catalogue(language), language == "en"
+    new = Catalog(locale=language.replace("-", "_"), fuzzy=False)
+    for message in (used_messages() if used is None else used).values():
+        msgid = message if isinstance(message, str) else message[0]
+        kept = old.get(msgid)
+        if kept is not None and kept.id == message:
+            new.add(kept.id, kept.string, flags=kept.flags, auto_comments=kept.auto_comments)
+        elif english:
+            new.add(message, message if isinstance(message, str) else message)
+        else:
+            new.add(message, "" if isinstance(message, str) else ("",) * old.num_plurals)
+    out = io.BytesIO()
+    write_po(out, new, omit_header=True, width=100, sort_output=True)
+    return header + out.getvalue().decode("utf-8").lstrip("\n")
+
+
+def update_catalogues() -> list[str]:
+    """Writes every catalogue up to date; the languages whose catalogue changed."""
+    changed = []
+    for folder in sorted(LOCALES.iterdir()):
+        path = folder / "messages.po"
+        text = updated_catalogue(folder.name)
+        if text != path.read_text(encoding="utf-8"):
+            path.write_text(text, encoding="utf-8")
+            changed.append(folder.name)
+    return changed
+
+
 if __name__ == "__main__":
-    sys.stdout.write(template_catalogue())
+    if sys.argv[1:] == ["--pot"]:
+        sys.stdout.write(template_catalogue())
+    else:
+        for language in update_catalogues():
+            print(f"updated templates/locales/{language}/messages.po")
