@@ -1,7 +1,8 @@
 // node relevance_answer.js SITE ASKED.json: answers queries as the built site's search worker
 // does in the browser, printing [{titles, searched}] as JSON (bench/relevance_bench.py).
-// The worker and the scripts it imports are the site's own files, found through the search
-// page's manifest; fetch reads the site's files, so the index is read as the browser reads it.
+// The worker and the scripts it imports are the site's own files, found through the site's
+// settings script (assets/settings.js); fetch reads the site's files, so the index is read as the
+// browser reads it.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -9,8 +10,8 @@ const vm = require("node:vm");
 
 const site = process.argv[2];
 const asked = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
-const page = fs.readFileSync(path.join(site, "search/index.html"), "utf8");
-const config = JSON.parse(page.match(/id="search-config">([^<]*)</)[1]);
+const settings = fs.readFileSync(path.join(site, "assets/settings.js"), "utf8");
+const config = JSON.parse(settings.slice(settings.indexOf("= ") + 2, settings.lastIndexOf(";"))).search;
 const base = config.page.replace(/search\/$/, "");
 
 /** The site's file at a URL of the manifest. */

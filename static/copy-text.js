@@ -1,12 +1,11 @@
-/* Copy buttons: <button data-copy-target="ID" data-copy-status="ID" hidden> copies the text of
-   the element #ID. Without JavaScript the button stays hidden and the text can be selected by
-   hand; when the browser refuses clipboard access the text is selected and the reader is told
-   to press Ctrl+C. Nothing here throws. */
+/* Copy buttons: an element <… id="ID" data-copy="KEY"> gets a button after it, labelled with the
+   message KEY, that copies its text (and a status that says what happened). Without JavaScript
+   there is no button and the text can be selected by hand; when the browser refuses clipboard
+   access the text is selected and the reader is told to press Ctrl+C. Nothing here throws. */
 (function () {
   "use strict";
-  // why: the page gives every script its words, in the site's language
-  var source = document.getElementById("interface-messages");
-  var messages = source ? JSON.parse(source.textContent) : {};
+  // why: settings.js gives every script its words, in the site's language
+  var messages = (window.DigestSettings || {}).messages || {};
 
   function say(button, key) {
     var message = messages[key] || "";
@@ -52,11 +51,34 @@
     }
   }
 
-  var buttons = document.querySelectorAll("button[data-copy-target]");
-  for (var i = 0; i < buttons.length; i++) {
-    (function (button) {
-      button.hidden = false;
-      button.addEventListener("click", function () { copy(button); });
-    })(buttons[i]);
+  /** The button and status of the element `source`: after it, in a row of buttons for a block. */
+  function addButton(source) {
+    var block = source.tagName === "PRE";
+    var button = document.createElement("button");
+    var status = document.createElement(block ? "p" : "span");
+    button.type = "button";
+    button.className = "button";
+    button.textContent = messages[source.getAttribute("data-copy")] || "";
+    button.setAttribute("data-copy-target", source.id);
+    status.id = source.id + "-status";
+    status.className = "meta";
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    button.setAttribute("data-copy-status", status.id);
+    button.addEventListener("click", function () { copy(button); });
+    if (block) {
+      var row = document.createElement("p");
+      row.className = "buttons";
+      row.appendChild(button);
+      source.parentNode.insertBefore(row, source.nextSibling);
+      row.parentNode.insertBefore(status, row.nextSibling);
+    } else {
+      source.parentNode.insertBefore(status, source.nextSibling);
+      source.parentNode.insertBefore(button, status);
+      source.parentNode.insertBefore(document.createTextNode(" "), button);
+    }
   }
+
+  var sources = document.querySelectorAll("[data-copy][id]");
+  for (var i = 0; i < sources.length; i++) { addButton(sources[i]); }
 })();

@@ -151,7 +151,7 @@
     state.page = Math.min(state.page, pages);
     const start = (state.page - 1) * config.page_size;
     const rows = refs.slice(start, start + config.page_size)
-      .map((ref) => reading.row(data.papers[ref], ref, tagsBySlug));
+      .map((ref) => reading.row(data.papers[ref], tagsBySlug));
     container.replaceChildren(...rows, ...(pages > 1 ? [pagination(state, pages)] : []));
     reading.enliven(container);
     drawChips(state, tagsBySlug);

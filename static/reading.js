@@ -5,13 +5,12 @@
    only requests are for this site's own files. Without JavaScript none of it appears. */
 (() => {
   "use strict";
-  const manifest = document.getElementById("reading-config");
-  if (!manifest) { return; }
-  const config = JSON.parse(manifest.textContent);
+  const settings = window.DigestSettings; // why: written by the build (settings.js)
+  if (!settings) { return; }
+  const config = settings.reading;
 
-  /* ---- words: every one comes from the page, in the site's language ---------------------- */
-  const wordsSource = document.getElementById("interface-messages");
-  const messages = wordsSource ? JSON.parse(wordsSource.textContent) : {};
+  /* ---- words: every one comes from settings.js, in the site's language ------------------- */
+  const messages = settings.messages;
   const lang = document.documentElement.lang || "en";
   const plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
   const numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
@@ -115,9 +114,30 @@
     });
   }
 
+  /** Gives each row below `root` its save button: made here, not by the build, as without
+      JavaScript it could do nothing (and it was ~15% of every list's bytes). */
+  function addToggles(root) {
+    root.querySelectorAll("article.card[data-paper]").forEach((row) => {
+      if (row.querySelector(".save-toggle")) { return; }
+      const title = row.querySelector(".card-title a");
+      const button = saveButton(row.dataset.paper, title ? title.textContent.trim() : row.dataset.paper);
+      (row.querySelector(".card-meta") || row.firstElementChild).after(button);
+    });
+    root.querySelectorAll("article.paper[data-paper] .links").forEach((links) => {
+      if (links.querySelector(".save-toggle")) { return; }
+      const button = el("button", "button save-toggle", say("save"));
+      button.type = "button";
+      button.dataset.save = links.closest("[data-paper]").dataset.paper;
+      button.setAttribute("aria-pressed", "false");
+      button.hidden = true;
+      links.append(button);
+    });
+  }
+
   /** Shows and wires the save buttons below `root` (once each). */
   function wireToggles(root) {
     if (!storage.works()) { return; } // why: a button that cannot keep anything stays hidden
+    addToggles(root);
     root.querySelectorAll("button[data-save]").forEach((button) => {
       if (button.dataset.wired) { return; }
       button.dataset.wired = "true";
@@ -152,9 +172,10 @@
 
   function markNew(root) {
     if (!since) { return; }
-    root.querySelectorAll("[data-paper][data-added]").forEach((row) => {
+    root.querySelectorAll("[data-paper]").forEach((row) => {
       const title = row.querySelector(".card-title");
-      if (row.dataset.added > since && title && !title.querySelector(".badge-new")) {
+      const added = row.querySelector(".added time");
+      if (added && added.dateTime > since && title && !title.querySelector(".badge-new")) {
         const badge = el("span", "badge badge-new", say("new"));
         badge.title = say("newTitle");
         title.append(" ", badge);
@@ -189,15 +210,61 @@
     return listData;
   }
 
-  const docChunks = new Map();
-  /** The search's document of paper `ref` (its position in list.json): the abstract as text. */
-  function documentOf(ref) {
-    const chunk = Math.floor(ref / config.docs_chunk);
-    if (!docChunks.has(chunk)) {
-      docChunks.set(chunk, fetch(`${config.docs}${chunk}.json`).then((r) => r.json()));
+  const paperPages = new Map();
+  /** The paper page at `url`, parsed, fetched once (a failed fetch is tried again later). */
+  function paperPage(url) {
+    if (!paperPages.has(url)) {
+      const page = fetch(url).then((response) => {
+        if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }
+        return response.text();
+      }).then((html) => new DOMParser().parseFromString(html, "text/html"));
+      page.catch(() => { paperPages.delete(url); });
+      paperPages.set(url, page);
     }
-    return docChunks.get(chunk).then((docs) => docs[ref % config.docs_chunk]);
+    return paperPages.get(url);
   }
+
+  /** The links of a paper page (PDF, arXiv, code…) as a row shows them. */
+  function rowLinks(page) {
+    const links = el("p", "links");
+    page.querySelectorAll("article.paper .links a[href]").forEach((source) => {
+      const a = link(source.getAttribute("href"), source.textContent);
+      a.className = Array.from(source.classList).filter((name) => name.startsWith("link-"))
+        .concat("link").join(" ");
+      a.rel = "noopener";
+      links.append(a);
+    });
+    return links;
+  }
+
+  /** A row's folded part, the first time it is opened: its paper's abstract and links, from
+      the paper's own page (a row is a pointer: the abstract is not repeated in every list). */
+  function unfold(details) {
+    const title = details.closest("[data-paper]") && details.closest("[data-paper]").querySelector(".card-title a");
+    if (!details.open || details.dataset.filled || !title) { return; }
+    details.dataset.filled = "true";
+    const url = title.getAttribute("href");
+    const body = el("div", "abstract", say("abstractLoading"));
+    const pointer = el("p", "on-paper-page");
+    pointer.append(link(url, say("onPaperPage")));
+    details.append(body);
+    paperPage(url).then((page) => {
+      const abstract = page.querySelector("article.paper .abstract");
+      if (!abstract) { throw new Error(`${url}: no abstract`); }
+      body.replaceChildren(...Array.from(abstract.childNodes, (node) => document.importNode(node, true)));
+      if (abstract.lang) { body.lang = abstract.lang; } // why: not the loading words'
+      body.after(rowLinks(page), pointer);
+    }).catch(() => {
+      body.textContent = say("abstractFailed");
+      body.after(pointer);
+    });
+  }
+  // why: "toggle" does not bubble; caught on its way down, it serves every row, built or drawn
+  document.addEventListener("toggle", (event) => {
+    if (event.target instanceof HTMLDetailsElement && event.target.matches(".card-more")) {
+      unfold(event.target);
+    }
+  }, true);
 
   function metaLine(paper) {
     const meta = el("p", "meta card-meta");
@@ -207,7 +274,7 @@
       authors.append(author.url ? link(author.url, author.name) : author.name);
     });
     if (paper.more) {
-      authors.append(` +${paper.more}`, el("span", "visually-hidden", ` ${say("moreAuthors")}`));
+      authors.append(` +${paper.more} ${say("moreAuthors")}`);
     }
     meta.append(authors);
     if (paper.venue) { meta.append(" · ", el("span", "", paper.venue)); }
@@ -222,13 +289,13 @@
     return meta;
   }
 
-  function saveButton(paper) {
+  function saveButton(slug, title) {
     const save = el("button", "save-toggle");
     save.type = "button";
-    save.dataset.save = paper.slug;
+    save.dataset.save = slug;
     save.setAttribute("aria-pressed", "false");
     save.hidden = true;
-    save.append(el("span", "save-label", say("save")), el("span", "visually-hidden", ` ${paper.text}`));
+    save.append(el("span", "save-label", say("save")), el("span", "visually-hidden", ` ${title}`));
     return save;
   }
 
@@ -239,51 +306,71 @@
       const tag = tagsBySlug.get(slug);
       if (!tag) { return; }
       const item = el("li");
-      const a = link(tag.url, tag.name);
-      a.className = "tag";
-      item.append(a);
+      item.append(link(tag.url, tag.name));
       list.append(item);
     });
     return list;
   }
 
-  /** The abstract, fetched from the search's documents the first time the row is opened. */
-  function folded(paper, ref) {
+  /** A row's folded part: opened, it shows the paper's abstract (see unfold). */
+  function folded() {
     const details = el("details", "card-more");
     details.append(el("summary", "", say("abstract")));
-    const body = el("div", "abstract");
-    const more = el("p", "links");
-    more.append(link(paper.url, say("onPaperPage")));
-    details.append(body, more);
-    details.addEventListener("toggle", () => {
-      if (!details.open || body.dataset.filled) { return; }
-      body.dataset.filled = "true";
-      body.textContent = say("abstractLoading");
-      documentOf(ref).then((doc) => {
-        body.textContent = "";
-        if (paper.abstract_lang) { body.lang = paper.abstract_lang; } // why: not the loading words
-        String(doc.text).split(/\n\s*\n/).forEach((part) => body.append(el("p", "", part)));
-      }, () => { body.textContent = say("abstractFailed"); });
-    });
     return details;
   }
 
-  /** One paper of list.json (`ref` its position) as a row; `tagsBySlug` from list.json's tags. */
-  function row(paper, ref, tagsBySlug) {
+  /** One paper of list.json as a row; `tagsBySlug` from list.json's tags. */
+  function row(paper, tagsBySlug) {
     const article = el("article", "card");
     article.dataset.paper = paper.slug;
-    article.dataset.added = paper.added;
     const title = el("h2", "card-title");
     const a = link(paper.url, "");
     a.innerHTML = paper.title; // why: the build's own escaped title HTML (math as MathML)
     if (paper.lang) { a.lang = paper.lang; }
     title.append(a);
     if (paper.draft) { title.append(" ", el("span", "badge", say("draft"))); }
-    article.append(title, metaLine(paper), saveButton(paper));
+    article.append(title, metaLine(paper), saveButton(paper.slug, paper.text));
     if (paper.tags.length) { article.append(tagList(paper, tagsBySlug)); }
-    article.append(folded(paper, ref));
+    article.append(folded());
     return article;
   }
+
+  /* ---- BibTeX cut from all.bib: a tag's papers (here), the saved ones (saved-page.js) ----- */
+  async function fetchText(url) {
+    const response = await fetch(url);
+    if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }
+    return response.text();
+  }
+
+  /** all.bib's entries whose keys are in `keys`, in all.bib's order, as all.bib joins them. */
+  function bibEntries(text, keys) {
+    const entries = text.split(/\n(?=@)/).map((entry) => entry.replace(/\n*$/, "\n"));
+    return entries.filter((entry) => keys.has((entry.match(/^@[^{]+\{([^,]+),/) || [])[1])).join("\n");
+  }
+
+  function download(name, type, text) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = el("a");
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  /** A tag's BibTeX link (<a href="all.bib" data-bib-tag="SLUG">) downloads the entries of the
+      tag's papers only, as <slug>.bib; without JavaScript, or should that fail, all.bib. */
+  document.addEventListener("click", (event) => {
+    const a = event.target.closest && event.target.closest("a[data-bib-tag]");
+    if (!a || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) { return; }
+    event.preventDefault();
+    const tag = a.dataset.bibTag;
+    Promise.all([loadList(), fetchText(config.bib)]).then(([data, text]) => {
+      const keys = new Set(data.papers.filter((paper) => paper.tags.includes(tag)).map((paper) => paper.key));
+      download(`${tag}.bib`, "application/x-bibtex", bibEntries(text, keys));
+    }).catch(() => { window.location.href = a.href; });
+  });
 
   /** Makes rows drawn by script (or the build) into live rows: save buttons and new badges. */
   function enliven(root) {
@@ -296,6 +383,6 @@
   });
 
   window.DigestReading = { config, saved, storage, loadList, row, enliven, el, since,
-    say, count, number, list };
+    say, count, number, list, fetchText, bibEntries, download };
   enliven(document);
 })();

@@ -7,7 +7,7 @@
   const reading = window.DigestReading;
   const notice = document.getElementById("saved-needs-script");
   if (!reading || !notice || !window.fetch) { return; }
-  const { config, saved, el, say, count } = reading;
+  const { config, saved, el, say, count, fetchText, bibEntries, download } = reading;
   if (!reading.storage.works()) {
     notice.textContent = say("savedNoStorage");
     return;
@@ -59,7 +59,7 @@
     const refOf = new Map(data.papers.map((paper, ref) => [paper.slug, ref]));
     const tagsBySlug = new Map(data.tags.map((tag) => [tag.slug, tag]));
     list.replaceChildren(...items.map((item) => (refOf.has(item.slug)
-      ? reading.row(data.papers[refOf.get(item.slug)], refOf.get(item.slug), tagsBySlug)
+      ? reading.row(data.papers[refOf.get(item.slug)], tagsBySlug)
       : goneRow(item))));
     reading.enliven(list);
   }
@@ -69,29 +69,6 @@
     const data = await reading.loadList();
     const slugs = new Set(saved.list().map((item) => item.slug));
     return new Set(data.papers.filter((paper) => slugs.has(paper.slug)).map((paper) => paper.key));
-  }
-
-  async function fetchText(url) {
-    const response = await fetch(url);
-    if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }
-    return response.text();
-  }
-
-  /** all.bib's entries whose keys are in `keys`, in all.bib's order, as all.bib joins them. */
-  function bibEntries(text, keys) {
-    const entries = text.split(/\n(?=@)/).map((entry) => entry.replace(/\n*$/, "\n"));
-    return entries.filter((entry) => keys.has((entry.match(/^@[^{]+\{([^,]+),/) || [])[1])).join("\n");
-  }
-
-  function download(name, type, text) {
-    const url = URL.createObjectURL(new Blob([text], { type }));
-    const a = el("a");
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
   async function exportAs(kind) {

@@ -4,13 +4,13 @@
 (function () {
   "use strict";
   var form = document.getElementById("site-search");
-  // why: one manifest of the search's scripts and data files, written by the build
-  var manifest = document.getElementById("search-config");
-  if (!form || !manifest || !window.Worker || !window.fetch) { return; }
-  var config = JSON.parse(manifest.textContent);
+  // why: one manifest of the search's scripts and data files, written by the build (settings.js)
+  var settings = window.DigestSettings;
+  if (!form || !settings || !window.Worker || !window.fetch) { return; }
+  var config = settings.search;
 
-  /* ---- words: every one comes from the page, in the site's language -------------------- */
-  var messages = JSON.parse((document.getElementById("interface-messages") || {}).textContent || "{}");
+  /* ---- words: every one comes from settings.js, in the site's language ------------------ */
+  var messages = settings.messages;
   var lang = document.documentElement.lang || "en";
   var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
   var numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
@@ -214,11 +214,31 @@
      Focus never leaves the box: the arrow keys move aria-activedescendant through the options,
      Enter opens the active one (or, with none active, the search page), Escape closes and clears. */
   var input = form.elements.q;
-  var panel = document.getElementById("site-search-panel");
-  var list = document.getElementById("site-search-results");
-  var status = document.getElementById("site-search-status");
-  var notice = document.getElementById("site-search-notice");
-  var all = document.getElementById("site-search-all");
+  var panel = el("div", "search-panel");
+  var notice = el("p", "search-notice");
+  var status = el("p", "meta");
+  var list = el("ol", "results");
+  var all = el("a", "all-results");
+  // why: made here, not in every page: without this script the box is a plain search form
+  panel.id = "site-search-panel";
+  panel.hidden = true;
+  notice.id = "site-search-notice";
+  notice.setAttribute("aria-live", "polite");
+  status.id = "site-search-status";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  list.id = "site-search-results";
+  list.setAttribute("role", "listbox");
+  list.setAttribute("aria-label", say("papersFound"));
+  all.id = "site-search-all";
+  all.href = config.page;
+  all.hidden = true;
+  panel.append(notice, status, list, all);
+  form.append(panel);
+  input.setAttribute("role", "combobox");
+  input.setAttribute("aria-autocomplete", "list");
+  input.setAttribute("aria-expanded", "false");
+  input.setAttribute("aria-controls", list.id);
   var latest = 0;
   var active = -1;
 

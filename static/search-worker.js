@@ -412,7 +412,7 @@ function loadDocs(refs) {
   var waits = [];
   var asked = {};
   refs.forEach(function (ref) {
-    var k = Math.floor(Number(ref) / meta.chunk);
+    var k = meta.papers[Number(ref)][3]; // why: each paper's document is in the chunk meta names
     if (!loaded[k] && !asked[k]) { asked[k] = true; waits.push(chunk(k)); }
   });
   // why: documents are then read from the chunks in hand, not through a promise each
@@ -426,9 +426,17 @@ function chunk(k) {
   return chunks[k];
 }
 
+/** A paper's document: its chunk's entry, with its tags, venue and year from meta (which has
+    them for the facets; the chunks leave them out). */
 function doc(ref) {
-  var n = Number(ref);
-  return loaded[Math.floor(n / meta.chunk)][n % meta.chunk];
+  var row = meta.papers[Number(ref)];
+  var d = loaded[row[3]][row[4]];
+  if (!d.tags) {
+    d.tags = row[0].map(function (t) { return meta.tags[t]; });
+    d.venue = row[1] >= 0 ? meta.venues[row[1]] : "";
+    d.year = row[2];
+  }
+  return d;
 }
 
 var stems = new Map();

@@ -16,7 +16,7 @@ from lunr.query import Query, QueryPresence
 from factories import make_paper
 from lunrpy import lunr_py_index_of
 from generator.model.urls import Urls
-from generator.search.documents import result_entry
+from generator.search.documents import document_chunks, facet_table, result_entry
 from generator.search.index import build_index
 from generator.search.packed import pack, unpack
 from generator.search.terms import CJK_RANGES, cjk_grams, cut_cjk, fold, index_text
@@ -96,9 +96,11 @@ def test_the_browser_takes_the_same_characters_for_cjk():
 def answers(tmp_path: Path, papers: list, queries: list[str]) -> list[dict]:
     """For each query, the worker's ranked refs (`refs`), its full answer after phrases and
     exclusions (`found`), and the shown results with highlights in [brackets] (`shown`)."""
-    urls = Urls("https://example.org/digest/")
-    files = {"packed.json": pack(build_index(tuple(papers))), "queries.json": queries,
-             "docs.json": [result_entry(p, urls) for p in papers]}
+    urls, papers = Urls("https://example.org/digest/"), tuple(papers)
+    files = {"packed.json": pack(build_index(papers)), "queries.json": queries,
+             "meta.json": facet_table(papers),
+             "docs.json": {name: [result_entry(p, urls) for p in members]
+                           for name, members in document_chunks(papers).items()}}
     for name, value in files.items():
         (tmp_path / name).write_text(json.dumps(value), encoding="utf-8")
     done = subprocess.run(["node", str(JS / "rank_answers.js"), *(str(tmp_path / n) for n in files)],

@@ -164,7 +164,8 @@ def test_the_build_writes_papers_json_without_drafts(tmp_path, monkeypatch):
     assert (tmp_path / "drafts/papers.json").read_bytes().count(b'"title"') == 2
 
 
-def test_paper_pages_and_the_tags_index_link_papers_json_for_zotero():
+def test_the_tags_index_and_the_saved_page_link_papers_json_for_zotero():
     pages = pages_of(make_site([make_paper("x", tags=["llm"])]))
-    link = 'href="/digest/papers.json" download>CSL-JSON of every paper (Zotero)</a>'
-    assert link in pages["papers/x/index.html"] and link in pages["tags/index.html"]
+    assert 'href="/digest/papers.json" download>CSL-JSON of every paper (Zotero)</a>' in pages[
+        "tags/index.html"]
+    assert 'href="/digest/papers.json" download' in pages["saved/index.html"]

@@ -24,16 +24,16 @@ def test_short_name_leaves_a_one_word_name_whole():
 
 
 def test_short_authors_names_three_in_full_and_counts_the_rest_of_a_longer_list():
-    three = short_authors(("Ada Lovelace", "Charles Babbage", "Alan Turing"), URLS)
+    three = short_authors(("Ada Lovelace", "Charles Babbage", "Alan Turing"), URLS, 1)
     assert [a["name"] for a in three["names"]] == ["A. Lovelace", "C. Babbage", "A. Turing"]
     assert three["more"] == 0
-    five = short_authors(("Ada Lovelace", "Charles Babbage", "A B", "C D", "E F"), URLS)
+    five = short_authors(("Ada Lovelace", "Charles Babbage", "A B", "C D", "E F"), URLS, 1)
     assert [a["name"] for a in five["names"]] == ["A. Lovelace", "C. Babbage"] and five["more"] == 3
-    assert five["names"][0]["url"] == "/digest/authors/ada-lovelace/"
+    assert five["names"][0]["url"] == "/digest/authors/0/#author-ada-lovelace"
 
 
 def test_short_authors_links_no_page_for_a_name_without_letters():
-    assert short_authors(("???",), URLS)["names"] == [{"name": "???", "url": ""}]
+    assert short_authors(("???",), URLS, 1)["names"] == [{"name": "???", "url": ""}]
 
 
 def test_a_rows_short_date_is_written_as_the_sites_language_writes_it():
@@ -78,10 +78,10 @@ def test_list_json_has_what_a_row_shows_and_each_papers_citation_key():
     first = data["papers"][0]
     assert first == {"slug": "b", "key": site.cite_keys["b"], "title": "beta", "text": "beta",
                      "url": "/digest/papers/b/",
-                     "authors": [{"name": "A. Lovelace", "url": "/digest/authors/ada-lovelace/"}],
+                     "authors": [{"name": "A. Lovelace", "url": "/digest/authors/0/#author-ada-lovelace"}],
                      "more": 0, "venue": "NeurIPS 2024", "presentation": "", "added": "2025-03-01",
                      "added_human": "1 Mar 2025", "tags": ["llm"], "draft": False,
-                     "lang": "", "abstract_lang": ""}
+                     "lang": ""}
     assert data["orders"]["title"] == [1, 0, 2]
 
 

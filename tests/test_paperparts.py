@@ -14,8 +14,8 @@ def test_parts_are_made_from_each_paper_its_key_and_the_sites_settings_in_readin
     site = make_site([make_paper("old", title="Zebra", tags=["llm"]), make_paper("new", title="Apple")],
                      language="zh")
     assert [(paper.slug, key, rest) for paper, key, *rest in parts_inputs(site)] == [
-        ("new", "lovelace2025apple", [site.config.base_url, site.config.home_excerpt_words, "zh"]),
-        ("old", "lovelace2025zebra", [site.config.base_url, site.config.home_excerpt_words, "zh"])]
+        ("new", "lovelace2025apple", [site.config.base_url, site.config.home_excerpt_words, "zh", 1]),
+        ("old", "lovelace2025zebra", [site.config.base_url, site.config.home_excerpt_words, "zh", 1])]
 
 
 def test_a_papers_parts_are_what_each_file_of_the_site_makes_of_it():
@@ -23,12 +23,13 @@ def test_a_papers_parts_are_what_each_file_of_the_site_makes_of_it():
                                  ids={"arxiv": "2406.16257"})])
     templates = theme().templates
     (inputs,) = parts_inputs(site)
-    paper, key, base_url, words, language = inputs
+    paper, key, base_url, words, language, author_pages = inputs
     parts = paper_parts(templates, *inputs)
     page = "https://example.org/digest/papers/x/"
-    assert parts.card == render_card(templates, paper, base_url, words, language)
+    assert parts.card == render_card(templates, paper, base_url, words, language, author_pages)
     assert parts.bibtex == bibtex_entry(paper, key, page)
     assert json.loads(parts.csl) == csl_item(paper, key, page) and parts.csl == item_line(
         csl_item(paper, key, page))
-    assert parts.listed == list_entry_json(paper, key, Urls(base_url), interface(templates, language))
+    assert parts.listed == list_entry_json(paper, key, Urls(base_url), interface(templates, language),
+                                           author_pages)
     assert json.loads(parts.listed)["key"] == key == "lovelace2024card"  # the arXiv id's year

@@ -1,11 +1,35 @@
 import json
 
 from factories import make_paper, make_site
-from generator.search.documents import document_jobs
+from generator.search.documents import document_jobs, facet_table
 
 
-def test_the_doc_store_is_split_into_chunks_by_ref():
-    site = make_site([make_paper(str(i), title=f"Paper {i:02}") for i in range(30)])
-    chunks = [chunk.made() for chunk in document_jobs(site)]
-    assert [(f.path, len(json.loads(f.data))) for f in chunks] == [
-        ("search/docs/0.json", 25), ("search/docs/1.json", 5)]
+def chunks_of(site) -> dict[str, list[str]]:
+    """Each chunk of the document store, by path: the titles of its documents."""
+    return {f.path: [doc["title"] for doc in json.loads(f.data)]
+            for f in (job.made() for job in document_jobs(site))}
+
+
+def test_the_doc_store_is_split_into_chunks_of_about_32_papers_by_slug():
+    site = make_site([make_paper(f"p{i:02}", title=f"Paper {i:02}") for i in range(100)])
+    chunks = chunks_of(site)
+    # why: a power of two of chunks, about 32 papers each: 4 for 100 papers
+    assert sorted(chunks) == [f"search/docs/{n}.json" for n in range(4)]
+    assert sorted(title for titles in chunks.values() for title in titles) == [
+        f"Paper {i:02}" for i in range(100)]
+
+
+def test_the_facet_table_says_where_each_papers_document_is():
+    site = make_site([make_paper(f"p{i:02}", title=f"Paper {i:02}") for i in range(100)])
+    chunks = chunks_of(site)
+    for paper, row in zip(site.papers, facet_table(site.papers)["papers"]):
+        name, place = row[3], row[4]
+        assert chunks[f"search/docs/{name}.json"][place] == paper.title_text
+
+
+def test_a_paper_added_changes_its_own_chunk_only():
+    papers = [make_paper(f"p{i:02}", title=f"Paper {i:02}") for i in range(100)]
+    before = chunks_of(make_site(papers))
+    after = chunks_of(make_site(papers + [make_paper("new", title="New")]))
+    changed = [path for path in before if before[path] != after[path]]
+    assert len(changed) == 1 and "New" in after[changed[0]]

@@ -27,7 +27,7 @@ class SiteConfig:
     readers pronounce it right (e.g. 'zh' for a Chinese title on an English site)."""
     curator: str = ""
     """Who keeps the digest; shown in the footer and the feed."""
-    home_excerpt_words: int = 40
+    home_excerpt_words: int = 20
     """How many words of an abstract the home page and tag pages show."""
     search_budget_kb: int = 1024
     """The build warns when the search index a reader downloads is larger, gzipped."""
@@ -156,6 +156,8 @@ class Site:
     """BibTeX citation key of every paper, by slug: stable and unique."""
     authors: tuple[AuthorGroup, ...] = ()
     """By slug, which sorts names as written, accents aside."""
+    author_pages: int = 1
+    """How many pages list the authors, each on the one its slug hashes to (urls.bucket_count)."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import datetime as dt
 from operator import attrgetter
 from typing import Iterable, Mapping
 
+from . import urls as paths
 from .citation import assign_keys
 from .errors import BuildFailed, ContentError
 from .records import AuthorGroup, Paper, Site, SiteConfig, Tag, TagGroup
@@ -15,10 +16,12 @@ from .slugs import author_slug, name_order
 
 def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime) -> Site:
     """The papers in reading order (see reading_order), grouped by tag and by author, with
-    citation keys."""
+    citation keys and the number of pages the authors are listed on."""
     ordered = reading_order(papers)
+    authors = group_by_author(ordered)
     return Site(config=config, papers=ordered, tags=group_by_tag(ordered), updated=updated,
-                cite_keys=assign_keys(ordered), authors=group_by_author(ordered))
+                cite_keys=assign_keys(ordered), authors=authors,
+                author_pages=paths.bucket_count(len(authors), paths.AUTHORS_PER_PAGE))
 
 
 def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:

@@ -31,8 +31,7 @@ LIST_DATA = "list.json"
 SEARCH_INDEX = "search/index.json"
 SEARCH_META = "search/meta.json"
 SEARCH_DOCS = "search/docs/"
-SEARCH_DOCS_CHUNK = 25
-"""Papers per document-store file: paper n (in reading order) is in file n // 25."""
+"""The search results' documents, each paper's in the file its slug hashes to (bucket)."""
 ASSETS = "assets/"
 
 
@@ -46,27 +45,74 @@ def tag_file(tag_slug: str) -> str:
     return f"tags/{tag_slug}/index.html"
 
 
-def author_file(author_slug: str) -> str:
-    """Output path of an author's page, which lists their papers."""
-    return f"authors/{author_slug}/index.html"
+MAX_BUCKETS = 4096
+AUTHORS_PER_PAGE = 64
+"""About this many authors are listed on each page of authors."""
+DOCUMENTS_PER_CHUNK = 32
+"""About this many papers' documents are in each file of the search's document store."""
 
 
-def listing_file(first_page: str, page: int) -> str:
-    """Page `page` (from 1) of a paginated list: page 1 is `first_page` itself,
-    page n is `<its folder>/page/<n>/index.html` (Hugo's URLs; stable as papers are added)."""
-    if page == 1:
+def bucket_count(items: int, per_bucket: int) -> int:
+    """How many files `items` are spread over, about `per_bucket` in each: a power of two (at
+    most MAX_BUCKETS), so that as a digest grows the count changes only when it doubles. A file
+    per item would be ~2 files a paper at 10,000 papers (18,000 authors); files of consecutive
+    papers would all change when a paper is added before them."""
+    count = 1
+    while count < MAX_BUCKETS and count * per_bucket < items:
+        count *= 2
+    return count
+
+
+def bucket(key: str, count: int) -> str:
+    """The name of the file of `count` that `key` is kept in: FNV-1a (32 bits) of its UTF-8
+    bytes modulo `count`, in hex ('0'-'f' for 16, '00'-'3f' for 64), as static/moved.js
+    computes it too."""
+    digest = 0x811C9DC5
+    for byte in key.encode("utf-8"):
+        digest = ((digest ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{digest % count:0{len(f'{count - 1:x}')}x}"
+
+
+def author_page_file(page: str) -> str:
+    """Output path of the page listing the authors whose slugs hash to `page`."""
+    return f"authors/{page}/index.html"
+
+
+def author_file(author_slug: str, pages: int) -> str:
+    """Output path of the page, of `pages` pages of authors, an author is listed on."""
+    return author_page_file(bucket(author_slug, pages))
+
+
+def author_anchor(author_slug: str) -> str:
+    """The id of an author's section on their page (prefixed: a slug could be a layout's id)."""
+    return f"author-{author_slug}"
+
+
+def listing_file(first_page: str, page: int, pages: int) -> str:
+    """Page `page` of a paginated list of `pages`. Pages are numbered from the oldest paper, so
+    a page, once full, never changes as papers are added: page `pages`, the newest, is
+    `first_page` itself; page n is `<its folder>/page/<n>/index.html`."""
+    if page == pages:
         return first_page
     return f"{first_page[: -len('index.html')]}page/{page}/index.html"
 
 
 def page_count(items: int, page_size: int) -> int:
-    """How many pages a list of `items` takes; an empty list still has its first page."""
-    return max(1, -(-items // page_size))
+    """How many pages a list of `items` takes: every page but the first (the newest) holds
+    `page_size` items, the first between one and two pages' worth; an empty list still has it."""
+    return max(1, items // page_size)
+
+
+def page_items(page: int, pages: int, items: int, page_size: int) -> slice:
+    """The items (newest first) page `page` of `pages` shows."""
+    end = items - (page - 1) * page_size
+    return slice(0 if page == pages else end - page_size, end)
 
 
 def listing_files(first_page: str, items: int, page_size: int) -> list[str]:
-    """Every page's output path of a list of `items` starting at `first_page`."""
-    return [listing_file(first_page, n) for n in range(1, page_count(items, page_size) + 1)]
+    """Every page's output path of a list of `items` starting at `first_page`, newest first."""
+    pages = page_count(items, page_size)
+    return [listing_file(first_page, n, pages) for n in range(pages, 0, -1)]
 
 
 def tag_feed_file(tag_slug: str) -> str:
@@ -74,13 +120,8 @@ def tag_feed_file(tag_slug: str) -> str:
     return f"tags/{tag_slug}/feed.xml"
 
 
-def tag_bib_file(tag_slug: str) -> str:
-    """Output path of the BibTeX file of a tag's papers."""
-    return f"tags/{tag_slug}.bib"
-
-
-def search_docs_file(chunk: int) -> str:
-    """Output path of one chunk of the search results' document store."""
+def search_docs_file(chunk: str) -> str:
+    """Output path of one chunk of the search results' document store (a bucket's name)."""
     return f"{SEARCH_DOCS}{chunk}.json"
 
 
@@ -110,6 +151,12 @@ class Urls:
         if not output_path.isascii():  # why: a URL is ASCII (sitemaps, HTTP); a slug may not be
             output_path = quote(output_path)
         return self.base_path + output_path
+
+    def author(self, author_slug: str, pages: int) -> str:
+        """Root-relative URL of an author's section on the page, of `pages`, that lists them."""
+        anchor = author_anchor(author_slug)
+        page = self.path(author_file(author_slug, pages))
+        return f"{page}#{anchor if anchor.isascii() else quote(anchor)}"
 
     def absolute(self, output_path: str) -> str:
         """Absolute URL of an output file, for feeds, sitemaps and canonical links."""

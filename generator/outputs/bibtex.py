@@ -114,12 +114,12 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
 
 
 def bib_jobs(site: Site, parts: Sequence[PaperParts]) -> list[FileJob]:
-    """all.bib and one tags/<tag>.bib per tag, each the entries of its papers sorted by key;
-    `parts` are the papers' paperparts.paper_parts(), in the site's order."""
+    """all.bib, the entries of every paper sorted by key; `parts` are the papers'
+    paperparts.paper_parts(), in the site's order. A tag's BibTeX is cut from it in the reader's
+    browser (static/reading.js): a file per tag held each entry again for each of its tags."""
     cited = {paper.slug: (site.cite_keys[paper.slug], part.bibtex)
              for paper, part in zip(site.papers, parts)}
-    return [_job(paths.ALL_BIB, site.papers, cited)] + [
-        _job(paths.tag_bib_file(g.tag.slug), g.papers, cited) for g in site.tags]
+    return [_job(paths.ALL_BIB, site.papers, cited)]
 
 
 def _job(path: str, papers: tuple[Paper, ...], cited: dict[str, tuple[str, str]]) -> FileJob:

@@ -109,6 +109,7 @@ def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
 
 SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     # search-ui.js and search-page.js
+    "papersFound": N_("Papers found"),
     "searchFailed": N_("Search failed."),
     "indexFailed": N_("The search index could not be loaded."),
     "noMatch": N_("No papers match “%(query)s”."),
@@ -127,6 +128,8 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "filters": N_("Filters"),
     "filtersCount": N_("Filters (%(num)s)"),
     # copy-text.js
+    "copyLink": N_("Copy link"),
+    "copyBibtex": N_("Copy BibTeX"),
     "copied": N_("Copied to the clipboard."),
     "copyRefused": N_("The browser did not allow copying: the text is selected, press Ctrl+C "
                       "(⌘C on a Mac)."),

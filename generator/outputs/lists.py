@@ -29,16 +29,17 @@ def short_name(name: str) -> str:
     return f"{parts['given'][0]}. {parts['family']}"
 
 
-def short_authors(names: tuple[str, ...], urls: Urls) -> dict[str, Any]:
-    """The authors a row names ('A. Lovelace', with their pages' URLs) and how many it leaves out."""
+def short_authors(names: tuple[str, ...], urls: Urls, author_pages: int) -> dict[str, Any]:
+    """The authors a row names ('A. Lovelace', with their URLs on the site's `author_pages`
+    pages of authors) and how many it leaves out."""
     shown = names if len(names) <= AUTHORS_SHOWN else names[:AUTHORS_SHOWN - 1]
-    return {"names": [{"name": short_name(name), "url": _author_url(name, urls)} for name in shown],
-            "more": len(names) - len(shown)}
+    return {"names": [{"name": short_name(name), "url": _author_url(name, urls, author_pages)}
+                      for name in shown], "more": len(names) - len(shown)}
 
 
-def _author_url(name: str, urls: Urls) -> str:
+def _author_url(name: str, urls: Urls, author_pages: int) -> str:
     slug = author_slug(name)
-    return urls.path(paths.author_file(slug)) if slug else ""
+    return urls.author(slug, author_pages) if slug else ""
 
 
 def page_numbers(page: int, pages: int) -> list[int]:
@@ -56,25 +57,28 @@ def page_numbers(page: int, pages: int) -> list[int]:
     return numbers
 
 
-def page_links(page: int, files: list[str], urls: Urls) -> list[dict[str, Any]]:
-    """Numbered links to the pages of a list ('gap' where numbers are left out)."""
-    return [{"gap": True, "number": 0, "url": "", "current": False} if n == 0 else
-            {"gap": False, "number": n, "url": urls.path(files[n - 1]), "current": n == page}
-            for n in page_numbers(page, len(files))]
+def page_links(page: int, pages: int, first_page: str, urls: Urls) -> list[dict[str, Any]]:
+    """The numbered links of page `page` of a list, newest first ('gap' where numbers are left
+    out). The first page, the newest, is named rather than numbered: its number grows as papers
+    are added, and every page that showed it would change."""
+    return [{"gap": True, "number": 0, "url": "", "current": False, "newest": False} if n == 0 else
+            {"gap": False, "number": n, "current": n == page, "newest": n == pages,
+             "url": urls.path(paths.listing_file(first_page, n, pages))}
+            for n in reversed(page_numbers(page, pages))]
 
 
-def list_entry_json(paper: Paper, cite_key: str, urls: Urls, ui: Interface) -> str:
+def list_entry_json(paper: Paper, cite_key: str, urls: Urls, ui: Interface,
+                    author_pages: int) -> str:
     """What the browser needs of one paper to list, sort, filter and export it, as list.json
     writes it. The title is the page's own escaped HTML (math as MathML), so a row drawn by
     script shows what a row drawn by the build does."""
-    authors = short_authors(paper.authors, urls)
+    authors = short_authors(paper.authors, urls, author_pages)
     entry = {"slug": paper.slug, "key": cite_key, "title": paper.title_html,
              "text": paper.title_text, "url": urls.path(paths.paper_file(paper.slug)),
              "authors": authors["names"], "more": authors["more"], "venue": paper.venue,
              "presentation": paper.presentation, "added": paper.date.isoformat(),
              "added_human": ui.short_date(paper.date), "tags": [tag.slug for tag in paper.tags],
-             "draft": paper.draft, "lang": text_language(paper.title_text, ui.language),
-             "abstract_lang": text_language(paper.abstract_text, ui.language)}
+             "draft": paper.draft, "lang": text_language(paper.title_text, ui.language)}
     return _compact(entry)
 
 

@@ -51,10 +51,10 @@ def scholarly_article(paper: Paper, url: str) -> dict[str, Any]:
     """schema.org ScholarlyArticle of a paper, for JSON-LD."""
     data: dict[str, Any] = {
         "@context": "https://schema.org", "@type": "ScholarlyArticle",
-        "headline": paper.title_text, "name": paper.title_text, "url": url,
+        "headline": paper.title_text, "url": url,
         "author": [{"@type": "Person", "name": name} for name in paper.authors],
-        "datePublished": str(publication_year(paper)), "abstract": paper.abstract_text,
-    }
+        "datePublished": str(publication_year(paper)),
+    }  # why: no "abstract": it is the page's own text, and here it was a tenth of the page
     if paper.tags:
         data["keywords"] = [tag.name for tag in paper.tags]
     same_as = [link.url for link in paper.links if link.kind in SAME_AS_KINDS]

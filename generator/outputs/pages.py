@@ -19,9 +19,11 @@ from ..model.records import (AuthorGroup, FileJob, Paper, PaperParts, Site, Site
 from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .assets import asset_urls
-from .interface import Interface, interface, link_label, presentation_label, script_messages
+from .interface import Interface, interface, link_label, presentation_label
 from .lists import page_links, short_authors
-from .metadata import page_meta, script_json
+from .metadata import page_meta
+from .settings import NAME as SETTINGS
+from .settings import settings_job, settings_script
 
 CARD = "_partials/paper_card.html"
 
@@ -83,11 +85,12 @@ def paper_languages(paper: Paper, site_language: str) -> dict[str, str]:
 
 
 def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int,
-                language: str) -> bytes:
+                language: str, author_pages: int) -> bytes:
     """The card a list of papers shows for one paper, as UTF-8 HTML, in the site's `language`.
     Bytes, not a str: every card is held through the build, and one character beyond Latin-1
     (an excerpt's '…', a Chinese label) makes Python hold a str at two bytes a character."""
-    card = paper_card(paper, Urls(base_url), excerpt_words, interface(templates, language))
+    card = paper_card(paper, Urls(base_url), excerpt_words, interface(templates, language),
+                      author_pages)
     return environment(templates, language).get_template(CARD).render(card=card).encode("utf-8")
 
 
@@ -99,46 +102,68 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
     urls, config = Urls(site.config.base_url), site.config
     ui = interface(theme.templates, config.language)
     card_of = {paper.slug: part.card for paper, part in zip(site.papers, parts)}
-    common = _common(site, urls, asset_urls(theme.assets, urls), ui)
-    jobs = [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
-            for path, template, context in (
+    assets = asset_urls(theme.assets, urls)
+    settings, assets[SETTINGS] = settings_job(
+        settings_script(urls, assets, ui, config.page_size, site.author_pages), urls)
+    common = _common(site, urls, assets, ui)
+    jobs = [settings]
+    jobs += [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
+             for path, template, context in (
                 (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls, ui)),
                 (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls, ui)),
                 (paths.SEARCH, "search.html", search_context(site, urls, ui)),
                 (paths.SAVED, "saved.html", saved_context(urls, ui)),
                 (paths.NOT_FOUND, "404.html", not_found_context(urls, ui)))]
-    jobs += listing_jobs(paths.HOME, "index.html", home_context(site, urls), site.papers,
-                         card_of, common, site, theme)
+    jobs += listing_jobs(paths.HOME, "index.html", {"page_title": "",
+                                                     "description": config.description},
+                         home_context(site, urls, ui), site.papers, card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
-                     (common, config, p, part.bibtex, threads), theme.templates)
+                     (common, config, p, part.bibtex, threads, site.author_pages), theme.templates)
              for p, part, threads in zip(site.papers, parts, threads_contexts(site, urls, related))]
     for g in site.tags:
-        jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html",
-                             tag_context(g, site, urls, ui), g.papers, card_of, common, site, theme)
-    for a in site.authors:
-        jobs += listing_jobs(paths.author_file(a.slug), "author.html",
-                             author_context(a, site, ui), a.papers, card_of, common, site, theme)
+        jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls, ui),
+                             tag_counts(g, ui), g.papers, card_of, common, site, theme)
+    jobs += author_page_jobs(site, common, theme)
     return jobs
 
 
-def listing_jobs(first_page: str, template: str, context: dict[str, Any], papers: tuple[Paper, ...],
-                 card_of: dict[str, bytes], common: dict[str, Any], site: Site,
-                 theme: Theme) -> list[FileJob]:
-    """A list of papers split into pages of `page_size`, each with previous/next links and
-    the papers' cards (`card_of` by slug)."""
+def author_page_jobs(site: Site, common: dict[str, Any], theme: Theme) -> list[FileJob]:
+    """The pages that list the authors, each author with every paper of theirs, on the page
+    their slug hashes to (urls.bucket_count): a paper added rewrites its authors' pages."""
+    urls, config = Urls(site.config.base_url), site.config
+    ui = interface(theme.templates, config.language)
+    by_page: dict[str, list[AuthorGroup]] = {}
+    for group in site.authors:
+        by_page.setdefault(paths.bucket(group.slug, site.author_pages), []).append(group)
+    return [FileJob(path, render_page, ("author.html", common, config, path,
+                                        author_page_context(groups, site, urls, ui)),
+                    theme.templates)
+            for path, groups in ((paths.author_page_file(page), groups)
+                                 for page, groups in sorted(by_page.items()))]
+
+
+def listing_jobs(first_page: str, template: str, context: dict[str, Any], newest: dict[str, Any],
+                 papers: tuple[Paper, ...], card_of: dict[str, bytes], common: dict[str, Any],
+                 site: Site, theme: Theme) -> list[FileJob]:
+    """A list of papers split into pages of `page_size`, numbered from the oldest (see
+    urls.listing_file), each with newer/older links and the papers' cards (`card_of` by slug).
+    Only the first page, the newest, is given `newest` (counts and dates), so the others, once
+    full, never change."""
     size, urls = site.config.page_size, Urls(site.config.base_url)
     ui = interface(theme.templates, site.config.language)
-    files = paths.listing_files(first_page, len(papers), size)
-    count, jobs = len(files), []
-    for n, path in enumerate(files, start=1):
-        title = context["page_title"] or ui.gettext("Papers")
-        pagination = {"page": n, "pages": count, "links": page_links(n, files, urls),
-                      "prev": urls.path(files[n - 2]) if n > 1 else "",
-                      "next": urls.path(files[n]) if n < count else ""}
-        numbered = ui.gettext("%(title)s, page %(page)s") % {"title": title, "page": ui.number(n)}
-        page = {**context, "total": len(papers), "pagination": pagination,
-                "page_title": numbered if n > 1 else context["page_title"]}
-        shown = tuple(card_of[p.slug] for p in papers[(n - 1) * size: n * size])
+    pages, jobs = paths.page_count(len(papers), size), []
+    for n in range(pages, 0, -1):
+        path, title = paths.listing_file(first_page, n, pages), context["page_title"]
+        pagination = {"page": n, "pages": pages, "links": page_links(n, pages, first_page, urls),
+                      "newer": urls.path(paths.listing_file(first_page, n + 1, pages))
+                      if n < pages else "",
+                      "older": urls.path(paths.listing_file(first_page, n - 1, pages))
+                      if n > 1 else ""}
+        numbered = ui.gettext("%(title)s, page %(page)s") % {
+            "title": title or ui.gettext("Papers"), "page": ui.number(n)}
+        page = {**context, **(newest if n == pages else {}), "first_page": n == pages,
+                "pagination": pagination, "page_title": title if n == pages else numbered}
+        shown = tuple(card_of[p.slug] for p in papers[paths.page_items(n, pages, len(papers), size)])
         jobs.append(FileJob(path, render_list_page, (template, common, site.config, path, page,
                                                      shown), theme.templates))
     return jobs
@@ -154,12 +179,13 @@ def render_page(templates: Templates, template: str, common: dict[str, Any], con
 
 
 def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
-                      paper: Paper, bibtex: str, threads: dict[str, Any]) -> bytes:
+                      paper: Paper, bibtex: str, threads: dict[str, Any], author_pages: int) -> bytes:
     """A paper's own page, with its `bibtex` entry (its parts'); `threads` are the other papers
-    it leads to (threads_contexts)."""
+    it leads to (threads_contexts); its authors are listed on `author_pages` pages."""
     urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
-    card = paper_card(paper, urls, config.home_excerpt_words, interface(templates, config.language))
-    context = paper_context(paper, card, bibtex, urls)
+    ui = interface(templates, config.language)
+    card = paper_card(paper, urls, config.home_excerpt_words, ui, author_pages)
+    context = paper_context(paper, card, bibtex, urls, ui, author_pages)
     return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
 
 
@@ -172,67 +198,39 @@ def render_list_page(templates: Templates, template: str, common: dict[str, Any]
 
 
 def _common(site: Site, urls: Urls, asset_urls: dict[str, str], ui: Interface) -> dict[str, Any]:
+    """What every page is given alike. Nothing here changes when a paper is added or edited:
+    a count or a date in every page's chrome would make one new paper rewrite every file."""
     config = site.config
     return {
         "site": {"title": config.title, "subtitle": config.subtitle,
                  "description": config.description, "language": config.language,
                  "title_language": config.title_language,
-                 "curator": config.curator, "extra": config.extra,
-                 "updated": site.updated.date().isoformat(),
-                 "updated_human": ui.date(site.updated.date()),
-                 "paper_count": len(site.papers)},
+                 "curator": config.curator, "extra": config.extra},
         "nav": {"home": urls.path(paths.HOME), "tags": urls.path(paths.TAGS_INDEX),
                 "authors": urls.path(paths.AUTHORS_INDEX), "saved": urls.path(paths.SAVED),
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
                 "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
-        "search_config": script_json(search_config(urls, asset_urls)),
-        "script_messages": script_json(script_messages(ui)),
-        "reading_config": script_json(reading_config(urls, config.page_size)),
         "hide_header_search": False,
     }
 
 
-def search_config(urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
-    """Everything the browser's search reads from the page, in one place: the search page, the
-    worker, the scripts it loads and the index's files."""
-    return {"page": urls.path(paths.SEARCH), "worker": asset_urls["search-worker.js"],
-            "scripts": {"lunr": asset_urls["lunr.min.js"], "query": asset_urls["search-query.js"],
-                        "read": asset_urls["search-read.js"],
-                        "unpack": asset_urls["search-index.js"],
-                        "answer": asset_urls["search-answer.js"]},
-            "index": urls.path(paths.SEARCH_INDEX), "meta": urls.path(paths.SEARCH_META),
-            "docs": urls.path(paths.SEARCH_DOCS)}
-
-
-def reading_config(urls: Urls, page_size: int) -> dict[str, Any]:
-    """What the reader's scripts (saving, new badges, sorting and filtering) read from the page:
-    the files they fetch from this site, and the name their browser storage is kept under."""
-    return {"home": urls.path(paths.HOME), "saved": urls.path(paths.SAVED),
-            "list": urls.path(paths.LIST_DATA), "bib": urls.path(paths.ALL_BIB),
-            "csl": urls.path(paths.PAPERS_JSON), "docs": urls.path(paths.SEARCH_DOCS),
-            "docs_chunk": paths.SEARCH_DOCS_CHUNK, "page_size": page_size,
-            "store": "paper-digest:" + urls.base_path}
-
-
-def paper_card(paper: Paper, urls: Urls, excerpt_words: int, ui: Interface) -> dict[str, Any]:
-    """What a list of papers shows for one paper: a compact row, its abstract folded."""
+def paper_card(paper: Paper, urls: Urls, excerpt_words: int, ui: Interface,
+               author_pages: int) -> dict[str, Any]:
+    """What a list of papers shows for one paper: a compact row that points to its page (the
+    abstract, links and notes live there, and a row opened fetches them)."""
     return {
         "slug": paper.slug, "title": Markup(paper.title_html), "title_text": paper.title_text,
         "url": urls.path(paths.paper_file(paper.slug)),
-        "authors": author_links(paper.authors, urls),
-        "short_authors": short_authors(paper.authors, urls), "venue": paper.venue,
+        "short_authors": short_authors(paper.authors, urls, author_pages), "venue": paper.venue,
         "presentation": paper.presentation,
         "presentation_label": presentation_label(paper.presentation, ui),
         "date": paper.date.isoformat(), "date_human": ui.date(paper.date),
         "date_short": ui.short_date(paper.date),
         "tags": [tag_link(tag, urls) for tag in paper.tags],
-        "links": [{"label": link_label(l.kind, l.label, ui), "url": l.url, "kind": l.kind,
-                   "primary": l.kind == "pdf"} for l in paper.links],
         "excerpt": excerpt(paper.tldr or paper.abstract_text, excerpt_words),
-        "tldr": paper.tldr, "abstract_html": Markup(paper.abstract_html),
-        "draft": paper.draft, "lang": paper_languages(paper, ui.language),
+        "tldr": paper.tldr, "draft": paper.draft, "lang": paper_languages(paper, ui.language),
     }
 
 
@@ -241,17 +239,18 @@ def tag_link(tag: Any, urls: Urls) -> dict[str, str]:
     return {"name": tag.name, "url": urls.path(paths.tag_file(tag.slug))}
 
 
-def author_links(names: tuple[str, ...], urls: Urls) -> list[dict[str, str]]:
-    """Each name with its author page's URL ('' for a name with no letters, which has none)."""
+def author_links(names: tuple[str, ...], urls: Urls, author_pages: int) -> list[dict[str, str]]:
+    """Each name with its author's URL ('' for a name with no letters, which has none)."""
     slugs = [author_slug(name) for name in names]
-    return [{"name": name, "url": urls.path(paths.author_file(slug)) if slug else ""}
+    return [{"name": name, "url": urls.author(slug, author_pages) if slug else ""}
             for name, slug in zip(names, slugs)]
 
 
-def home_context(site: Site, urls: Urls) -> dict[str, Any]:
-    """The home page: every paper, newest first (cards and pages added by listing_pages), and
-    the tags its filter offers, with their paper counts."""
-    return {"page_title": "", "description": site.config.description, "tag_count": len(site.tags),
+def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
+    """What the home page's first page shows besides its papers: how many there are and when
+    the digest was last updated, and the tags its filter offers, with their paper counts."""
+    return {"total": len(site.papers), "tag_count": len(site.tags),
+            "updated": site.updated.date().isoformat(), "updated_human": ui.date(site.updated.date()),
             "filter_tags": [{"slug": g.tag.slug, "name": g.tag.name, "count": len(g.papers)}
                             for g in site.tags]}
 
@@ -275,14 +274,24 @@ def paper_link(paper: Paper, urls: Urls, site_language: str) -> dict[str, str]:
             "venue": paper.venue, "lang": text_language(paper.title_text, site_language)}
 
 
-def paper_context(paper: Paper, card: dict[str, Any], bibtex: str, urls: Urls) -> dict[str, Any]:
-    """A paper's own page: its `card` and every other field of the record, its BibTeX entry and
-    its address to copy."""
-    return {"page_title": paper.title_text, "description": excerpt(paper.abstract_text, 30),
+DESCRIPTION_WORDS = 24
+"""Words of the abstract in a paper page's description: about the 160 characters a search
+engine shows (and the page says it twice, for search engines and for social cards)."""
+
+
+def paper_context(paper: Paper, card: dict[str, Any], bibtex: str, urls: Urls,
+                  ui: Interface, author_pages: int) -> dict[str, Any]:
+    """A paper's own page: its `card` and every other field of the record (all its authors,
+    links, abstract and notes), its BibTeX entry and its address to copy."""
+    links = [{"label": link_label(link.kind, link.label, ui), "url": link.url, "kind": link.kind,
+              "primary": link.kind == "pdf"} for link in paper.links]
+    return {"page_title": paper.title_text,
+            "description": excerpt(paper.abstract_text, DESCRIPTION_WORDS),
             "permalink": urls.absolute(paths.paper_file(paper.slug)),
-            "paper": {**card, "abstract_html": Markup(paper.abstract_html),
-                      "notes_html": Markup(paper.notes_html), "tldr": paper.tldr,
-                      "extra": paper.extra},
+            "paper": {**card, "authors": author_links(paper.authors, urls, author_pages),
+                      "links": links,
+                      "abstract_html": Markup(paper.abstract_html),
+                      "notes_html": Markup(paper.notes_html), "extra": paper.extra},
             "bibtex": {"entry": bibtex}}
 
 
@@ -293,7 +302,7 @@ def tags_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     return {"page_title": ui.gettext("Tags"), "description": description,
             "tags": [{**tag_link(g.tag, urls), "count": len(g.papers),
                       "feed": urls.path(paths.tag_feed_file(g.tag.slug)),
-                      "bib": urls.path(paths.tag_bib_file(g.tag.slug))} for g in site.tags]}
+                      "slug": g.tag.slug} for g in site.tags]}
 
 
 def tag_context(group: TagGroup, site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
@@ -302,12 +311,17 @@ def tag_context(group: TagGroup, site: Site, urls: Urls, ui: Interface) -> dict[
     feed = {"title": f"{site.config.title}: {name}",
             "url": urls.absolute(paths.tag_feed_file(slug))}
     return {"page_title": ui.gettext("Tag: %(tag)s") % {"tag": name}, "tag": name,
-            "description": ui.ngettext("%(num)s paper tagged %(tag)s",
-                                       "%(num)s papers tagged %(tag)s",
-                                       len(group.papers), tag=name),
+            "description": ui.gettext("Papers tagged %(tag)s") % {"tag": name},
             "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
             "tag_feed": urls.path(paths.tag_feed_file(slug)),
-            "tag_bib": urls.path(paths.tag_bib_file(slug))}
+            "tag_slug": slug}
+
+
+def tag_counts(group: TagGroup, ui: Interface) -> dict[str, Any]:
+    """What a tag's first page shows besides its papers: how many there are."""
+    description = ui.ngettext("%(num)s paper tagged %(tag)s", "%(num)s papers tagged %(tag)s",
+                              len(group.papers), tag=group.tag.name)
+    return {"total": len(group.papers), "description": description}
 
 
 def authors_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
@@ -317,7 +331,7 @@ def authors_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, An
     for a in site.authors:
         initial = a.slug[0].upper() if "a" <= a.slug[0] <= "z" else OTHER_INITIALS
         sections.setdefault(initial, []).append(
-            {"name": a.name, "url": urls.path(paths.author_file(a.slug)), "count": len(a.papers)})
+            {"name": a.name, "url": urls.author(a.slug, site.author_pages), "count": len(a.papers)})
     description = ui.ngettext("The %(num)s author of %(site)s", "All %(num)s authors of %(site)s",
                               len(site.authors), site=site.config.title)
     return {"page_title": ui.gettext("Authors"), "description": description,
@@ -331,13 +345,22 @@ OTHER_INITIALS = "Other"
 """The authors index's last section: names starting with no letter from A to Z."""
 
 
-def author_context(group: AuthorGroup, site: Site, ui: Interface) -> dict[str, Any]:
-    """One author's papers, newest first (cards and pages added by listing_pages)."""
-    description = ui.ngettext("%(num)s paper by %(author)s in %(site)s",
-                              "%(num)s papers by %(author)s in %(site)s", len(group.papers),
-                              author=group.name, site=site.config.title)
-    return {"page_title": group.name, "author": group.name, "other_names": group.other_names,
-            "description": description}
+def author_page_context(groups: list[AuthorGroup], site: Site, urls: Urls,
+                        ui: Interface) -> dict[str, Any]:
+    """A page of authors (by slug), each with their other spellings and every paper of theirs,
+    newest first, as a line: its title and venue."""
+    names = [group.name for group in groups]
+    title = names[0] if len(names) == 1 else ui.gettext("Authors: %(first)s to %(last)s") % {
+        "first": names[0], "last": names[-1]}
+    description = ui.ngettext("%(num)s author of %(site)s and their papers",
+                              "%(num)s authors of %(site)s and their papers", len(groups),
+                              site=site.config.title)
+    language = site.config.language
+    authors = [{"id": paths.author_anchor(group.slug), "name": group.name,
+                "other_names": group.other_names, "count": len(group.papers),
+                "papers": [paper_link(paper, urls, language) for paper in group.papers]}
+               for group in groups]
+    return {"page_title": title, "description": description, "authors": authors}
 
 
 BROWSE_RECENT = 10
@@ -351,7 +374,7 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     recent = sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
     return {"page_title": ui.gettext("Search"),
             "description": ui.gettext("Search titles, authors, tags and abstracts"),
-            "hide_header_search": True,
+            "hide_header_search": True, "total": len(site.papers),
             "browse": {"tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags],
                        "recent": [{**paper_link(p, urls, site.config.language), "date": p.date.isoformat(),
                                    "date_human": ui.date(p.date)} for p in recent]}}

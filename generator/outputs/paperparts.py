@@ -17,20 +17,22 @@ from .lists import list_entry_json
 from .pages import render_card
 
 
-def parts_inputs(site: Site) -> list[tuple[Paper, str, str, int, str]]:
+def parts_inputs(site: Site) -> list[tuple[Paper, str, str, int, str, int]]:
     """What each paper's parts are made from, as paper_parts() is given it, in the site's order."""
     config = site.config
     return [(paper, site.cite_keys[paper.slug], config.base_url, config.home_excerpt_words,
-             config.language) for paper in site.papers]
+             config.language, site.author_pages) for paper in site.papers]
 
 
 def paper_parts(templates: Templates, paper: Paper, cite_key: str, base_url: str,
-                excerpt_words: int, language: str) -> PaperParts:
-    """A paper's parts on a site at `base_url`, in its `language`."""
+                excerpt_words: int, language: str, author_pages: int) -> PaperParts:
+    """A paper's parts on a site at `base_url`, in its `language`, whose authors are listed
+    on `author_pages` pages."""
     urls = Urls(base_url)
     page_url = urls.absolute(paths.paper_file(paper.slug))
     return PaperParts(
-        card=render_card(templates, paper, base_url, excerpt_words, language),
+        card=render_card(templates, paper, base_url, excerpt_words, language, author_pages),
         bibtex=bibtex_entry(paper, cite_key, page_url),
         csl=item_line(csl_item(paper, cite_key, page_url)),
-        listed=list_entry_json(paper, cite_key, urls, interface(templates, language)))
+        listed=list_entry_json(paper, cite_key, urls, interface(templates, language),
+                               author_pages))

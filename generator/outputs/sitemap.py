@@ -24,11 +24,12 @@ def sitemap_entries(site: Site) -> list[tuple[str, str]]:
         newest = newest_day(group.papers).date().isoformat()
         entries += [(path, newest) for path in paths.listing_files(paths.tag_file(group.tag.slug),
                                                                    len(group.papers), size)]
+    author_pages: dict[str, str] = {}
     for author in site.authors:
+        path = paths.author_file(author.slug, site.author_pages)
         newest = newest_day(author.papers).date().isoformat()
-        entries += [(path, newest) for path in paths.listing_files(paths.author_file(author.slug),
-                                                                   len(author.papers), size)]
-    return entries
+        author_pages[path] = max(author_pages.get(path, ""), newest)
+    return entries + sorted(author_pages.items())
 
 
 def crawler_jobs(site: Site) -> list[FileJob]:

@@ -1,21 +1,21 @@
-// node rank_answers.js PACKED.json QUERIES.json [DOCS.json]: prints, for each query, the refs the
-// search worker ranks for it (before facets and phrases) and what it searched instead, as JSON: the
-// worker's own code (static/search-worker.js) with lunr.js and our scripts, on a packed index
-// (tests/test_search_ranking.py). Given the papers' documents (search/docs entries, all in one
-// list), also what the worker answers in full: `found`, the refs after phrases and exclusions, and
-// `shown`, each shown result's title and snippet with its highlights in [brackets].
+// node rank_answers.js PACKED.json QUERIES.json [META.json DOCS.json]: prints, for each query, the
+// refs the search worker ranks for it (before facets and phrases) and what it searched instead, as
+// JSON: the worker's own code (static/search-worker.js) with lunr.js and our scripts, on a packed
+// index (tests/test_search_ranking.py). Given the facet table (search/meta.json) and the document
+// store's chunks by name (search/docs/<name>.json, all in one object), also what the worker answers
+// in full: `found`, the refs after phrases and exclusions, and `shown`, each shown result's title
+// and snippet with its highlights in [brackets].
 "use strict";
 const fs = require("node:fs");
-const vm = require("node:vm");
 
 const { context, packed } = require("./worker_context.js").loadWorker(process.argv[2]);
 const { lunr, DigestQuery, DigestIndex } = context;
 const queries = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
-const docs = process.argv[4] ? JSON.parse(fs.readFileSync(process.argv[4], "utf8")) : null;
+const docs = process.argv[5] ? JSON.parse(fs.readFileSync(process.argv[5], "utf8")) : null;
 if (docs) {
-  // why: every document in one chunk, already in hand, so the worker never fetches
-  vm.runInContext("meta = { chunk: " + docs.length + ", tags: [], venues: [], papers: [] }; loaded[0] = [];", context);
-  docs.forEach((d) => { context.meta.papers.push([[], -1, d.year]); context.loaded[0].push(d); });
+  // why: every chunk already in hand, so the worker never fetches
+  context.meta = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
+  Object.keys(docs).forEach((name) => { context.loaded[name] = docs[name]; });
 }
 
 /** Text with its highlighted ranges in [brackets]. */
@@ -31,7 +31,7 @@ async function answer(q) {
   const reply = { refs: ranked.results.map((r) => Number(r.ref)),
     searched: searched && searched.map((s) => (s.corrected ? "*" + s.text + "*" : s.text)).join("") };
   if (docs) {
-    const full = await context.search({ id: 0, q: q, limit: docs.length });
+    const full = await context.search({ id: 0, q: q, limit: context.meta.papers.length });
     reply.found = full.results.map((r) => Number(r.ref));
     reply.shown = full.results.map((r) => ({ title: bracketed(r.title, r.titleMarks), snippet: bracketed(r.snippet, r.snippetMarks) }));
   }
