@@ -37,8 +37,8 @@ BUILD_TIMEOUT = 300
 
 # Attributes whose value is a URL the browser follows.
 URL_ATTRS = frozenset({"href", "src", "action", "poster", "cite"})
-SEARCH_CONFIG = "search-config"
-"""The id of the <script type="application/json"> whose URLs search-ui.js follows."""
+SETTINGS = "assets/settings.js"
+"""The script that gives the site's scripts the URLs they follow (generator/outputs/settings.py)."""
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                   "source", "track", "wbr"})
 INVISIBLE = frozenset({"script", "style", "template"})
@@ -73,6 +73,19 @@ def content_in(language: str, folder: Path, content: Path = CONTENT) -> Path:
 def shipped_language() -> str:
     """The interface language of the shipped digest (content/site.yaml)."""
     return yaml.safe_load((CONTENT / "site.yaml").read_text(encoding="utf-8")).get("language", "en")
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_author_page(author_slug: str) -> str:
+    """Where the shipped digest lists an author, under its base path: 'authors/<page>/#author-x'."""
+    from generator.content.documents import load_documents
+    from generator.content.papers import validate
+    from generator.model import urls
+    from generator.model.slugs import author_slug as slug_of
+    papers = [p for p in validate(load_documents(CONTENT)) if not p.draft]
+    authors = {slug_of(name) for paper in papers for name in paper.authors} - {""}
+    pages = urls.bucket_count(len(authors), urls.AUTHORS_PER_PAGE)
+    return f"authors/{urls.bucket(author_slug, pages)}/#{urls.author_anchor(author_slug)}"
 
 
 def said(message: str, language: str | None = None, **values: str) -> str:
@@ -223,11 +236,9 @@ class _UrlCollector(HTMLParser):
         self.page = page
         self.refs: list[UrlRef] = []
         self.ids: set[str] = set()
-        self.in_search_config = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
-        self.in_search_config = tag == "script" and ("id", SEARCH_CONFIG) in attrs
         for name, value in attrs:
             if name == "id" and value:
                 self.ids.add(value)
@@ -242,18 +253,22 @@ class _UrlCollector(HTMLParser):
 
     handle_startendtag = handle_starttag
 
-    def handle_data(self, data: str) -> None:
-        """The search manifest's URLs; its `docs` names a folder of chunks, checked by
-        search_docs(), not a page."""
-        if not self.in_search_config:
-            return
-        self.in_search_config = False
-        config = json.loads(data)
-        named = {"page": config["page"], "worker": config["worker"], "index": config["index"],
-                 "meta": config["meta"], **config["scripts"]}
-        line = self.getpos()[0]
-        self.refs += [UrlRef(self.page, line, "script", f"search-config {key}", url)
-                      for key, url in named.items()]
+
+def settings(out: Path) -> dict:
+    """What assets/settings.js gives the site's scripts (window.DigestSettings)."""
+    text = (out / SETTINGS).read_text(encoding="utf-8")
+    return json.loads(text[text.index("= ") + 2:text.rindex(";")])
+
+
+def settings_urls(out: Path) -> list[UrlRef]:
+    """The URLs the scripts follow, from the settings script. The search's `docs` names a folder
+    of chunks (checked by search_docs()), not a page."""
+    given = settings(out)
+    search, reading = given["search"], given["reading"]
+    named = {"search page": search["page"], "worker": search["worker"], "index": search["index"],
+             "meta": search["meta"], **search["scripts"],
+             **{key: reading[key] for key in ("home", "saved", "list", "bib", "csl")}}
+    return [UrlRef(SETTINGS, 1, "script", key, url) for key, url in named.items()]
 
 
 def collect_urls(page: Path, out: Path) -> tuple[list[UrlRef], set[str]]:
@@ -265,8 +280,10 @@ def collect_urls(page: Path, out: Path) -> tuple[list[UrlRef], set[str]]:
 
 
 def all_urls(out: Path) -> list[UrlRef]:
-    """Every URL attribute of every HTML page of a built site."""
-    return [ref for page in html_pages(out) for ref in collect_urls(page, out)[0]]
+    """Every URL attribute of every HTML page of a built site, and every URL its scripts are
+    given."""
+    return ([ref for page in html_pages(out) for ref in collect_urls(page, out)[0]]
+            + settings_urls(out))
 
 
 def is_unsafe_scheme(url: str) -> bool:
@@ -341,6 +358,12 @@ def serve(folder: Path, base_path: str) -> Iterator[str]:
 
 
 def search_docs(site: Path) -> list[dict]:
-    """The search document store, every chunk in ref order."""
-    chunks = sorted((site / "search/docs").glob("*.json"), key=lambda p: int(p.stem))
-    return [doc for chunk in chunks for doc in json.loads(chunk.read_text(encoding="utf-8"))]
+    """The search document store's documents in ref order, where the facet table says each is;
+    every document of every chunk is one paper's."""
+    meta = json.loads((site / "search/meta.json").read_text(encoding="utf-8"))
+    chunks = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+              for p in (site / "search/docs").glob("*.json")}
+    places = [(row[3], row[4]) for row in meta["papers"]]
+    assert sorted(places) == sorted((name, n) for name, docs in chunks.items()
+                                    for n in range(len(docs))), "a document no paper points to"
+    return [chunks[name][n] for name, n in places]

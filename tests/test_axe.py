@@ -7,14 +7,14 @@ import pytest
 from playwright.sync_api import expect
 
 from browserkit import RESULT_LINKS, TIMEOUT_MS
-from sitecheck import BASE_PATH, REPO
+from sitecheck import BASE_PATH, REPO, shipped_author_page
 
 AXE = REPO / "node_modules/axe-core/axe.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 PAGES = {
     "home": "", "paper": "papers/webrl/", "tags index": "tags/", "tag": "tags/llm/",
-    "authors index": "authors/", "author": "authors/orion-weller/", "search, empty": "search/",
+    "authors index": "authors/", "author": shipped_author_page("orion-weller"), "search, empty": "search/",
     "search, results": "search/?q=models", "search, filtered": "search/?q=models&tag=llm",
     "not found": "no-such-page/", "saved": "saved/",
 }

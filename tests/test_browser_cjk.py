@@ -93,7 +93,7 @@ def test_lunr_js_ranks_chinese_like_lunr_py(page, site):
     open_search(page)
     in_browser = page.evaluate(
         """async (queries) => {
-            const config = JSON.parse(document.getElementById("search-config").textContent);
+            const config = window.DigestSettings.search;
             const load = (src) => new Promise((resolve, reject) => {
                 const script = Object.assign(document.createElement("script"), {src, onload: resolve, onerror: reject});
                 document.head.appendChild(script);

@@ -33,7 +33,7 @@ def test_copy_button_puts_the_entry_on_the_clipboard(page, origin, site):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
     page.goto(PAPER)
     page.locator(BUTTON).click()
-    expect(page.locator("#bibtex-status")).to_have_text(sitecheck.said("Copied to the clipboard."), timeout=TIMEOUT_MS)
+    expect(page.locator("#bibtex-entry-status")).to_have_text(sitecheck.said("Copied to the clipboard."), timeout=TIMEOUT_MS)
     assert page.evaluate("navigator.clipboard.readText()") == entry(site)
     assert entry(site).startswith("@inproceedings{yang2025agentoccam,\n")
     assert not page.watch.problems(), page.watch.problems()
@@ -47,10 +47,10 @@ def test_refused_clipboard_selects_the_entry_and_says_how_to_copy(page, site):
     page.add_init_script(REFUSE_CLIPBOARD)
     page.goto(PAPER)
     page.locator(BUTTON).click()
-    expect(page.locator("#bibtex-status")).to_have_text(REFUSED, timeout=TIMEOUT_MS)
+    expect(page.locator("#bibtex-entry-status")).to_have_text(REFUSED, timeout=TIMEOUT_MS)
     assert page.evaluate("String(window.getSelection())").rstrip() == entry(site).rstrip()
     page.locator(BUTTON).click()  # a second try still does not throw
-    expect(page.locator("#bibtex-status")).to_have_text(REFUSED)
+    expect(page.locator("#bibtex-entry-status")).to_have_text(REFUSED)
     assert not page.watch.problems(), page.watch.problems()
 
 

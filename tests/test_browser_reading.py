@@ -145,16 +145,46 @@ def test_rows_label_the_added_date_and_name_authors_short(reader):
     expect(first.locator(".short-authors")).to_have_text(re.compile(rf"^[A-Z]\. \S+, [A-Z]\. \S+ \+\d+ {more}$"))
 
 
-def test_an_abstract_opens_in_place_without_javascript(browser, origin):
+def test_an_opened_row_shows_the_abstract_and_links_of_its_papers_page(reader, origin):
+    reader.goto(BASE_PATH)
+    first = reader.locator(ROWS).first
+    expect(first.locator(".abstract")).to_have_count(0)
+    first.locator("summary").click()
+    # why: a row points to its paper; its abstract is fetched from the paper's page, once
+    expect(first.locator(".abstract")).to_contain_text("Data attribution")
+    expect(first.locator(".teaser")).to_be_hidden()
+    expect(first.locator(".links a.link-arxiv")).to_have_attribute("href", re.compile("arxiv.org"))
+    expect(first.locator(".on-paper-page a")).to_have_attribute(
+        "href", BASE_PATH + "papers/adversarial-attacks-on-data-attribution/")
+    fetched = [u for u in reader.requested if "/papers/" in u]
+    first.locator("summary").click()
+    first.locator("summary").click()
+    expect(first.locator(".abstract")).to_have_count(1)
+    assert [u for u in reader.requested if "/papers/" in u] == fetched
+    only_this_site(reader, origin)
+
+
+def test_a_row_opened_keeps_the_markup_of_the_papers_abstract(reader):
+    reader.goto(BASE_PATH)
+    paper = "a[href$='/dynamic-low-rank-sparse-adaptation-for-large-language-models/']"
+    row = reader.locator(ROWS).filter(has=reader.locator(paper))
+    row.locator("summary").click()
+    # why: the abstract's LaTeX, as the paper's page shows it (\textbf, \downarrow)
+    expect(row.locator(".abstract strong", has_text="68.73")).to_have_count(1)
+    expect(row.locator(".abstract .math-symbol").first).to_have_text("↓")
+
+
+def test_a_row_opens_to_its_whole_excerpt_without_javascript(browser, origin):
     page = open_page(browser, origin, java_script_enabled=False)
     try:
         page.goto(BASE_PATH)
         first = page.locator(ROWS).first
-        expect(first.locator(".abstract")).to_be_hidden()
+        teaser = first.locator(".teaser")
+        closed = teaser.bounding_box()["height"]
         first.locator("summary").click()
-        expect(first.locator(".abstract")).to_be_visible()
-        expect(first.locator(".abstract")).to_contain_text("Data attribution")
-        expect(first.locator(".links a").first).to_be_visible()
+        expect(teaser).to_be_visible()
+        expect(teaser).to_contain_text("Data attribution")
+        assert teaser.bounding_box()["height"] > closed  # why: on one line no more, but whole
         expect(page.locator("#list-controls")).to_be_hidden()
         expect(page.locator("button[data-save]").first).to_be_hidden()
         page.goto(BASE_PATH + "saved/")
@@ -169,13 +199,18 @@ def test_an_abstract_opens_in_place_without_javascript(browser, origin):
 
 # --- sorting and filtering -----------------------------------------------------------------------
 
-def test_the_built_pages_are_numbered(big):
-    big.goto(BASE_PATH + "page/2/")
+def test_the_built_pages_are_numbered_from_the_oldest(big):
+    # why: 120 papers, 50 a page: page 1 holds the oldest 50, the first page the newest 70
+    big.goto(BASE_PATH + "page/1/")
     nav = big.locator("nav.pagination[aria-label='Pages']")
-    expect(nav.locator(".page-numbers a")).to_have_text(["1", "2", "3"])
-    expect(nav.locator("a[aria-current='page']")).to_have_text("2")
+    expect(nav.locator(".page-numbers a")).to_have_text(["Newest", "1"])
+    expect(nav.locator("a[aria-current='page']")).to_have_text("1")
     expect(big.locator(ROWS)).to_have_count(50)
-    assert titles(big) == [p["title"] for p in added_order(big_papers())[50:100]]
+    assert titles(big) == [p["title"] for p in added_order(big_papers())[70:]]
+    expect(big.locator("#list-controls")).to_have_count(0)
+    big.locator("a[rel='prev']").click()
+    expect(big.locator(ROWS)).to_have_count(70)
+    assert titles(big) == [p["title"] for p in added_order(big_papers())[:70]]
 
 
 def test_sorting_by_title_orders_every_paper_across_the_pages(big, big_origin):
@@ -244,7 +279,7 @@ def test_sorting_by_venue_puts_papers_without_one_last(big):
 
 
 def test_back_to_the_page_as_built(big):
-    big.goto(BASE_PATH + "page/2/")
+    big.goto(BASE_PATH)
     built = titles(big)
     big.select_option("#list-sort", "title")
     wait_for_status(big, "by title")
@@ -252,6 +287,52 @@ def test_back_to_the_page_as_built(big):
     big.go_back()
     expect(big.locator(ROW_TITLES).first).to_have_text(built[0])
     assert titles(big) == built
+
+
+# --- authors and a tag's BibTeX ---------------------------------------------------------------
+
+def test_an_author_link_leads_to_their_section_and_every_paper_of_theirs(reader, origin):
+    reader.goto(BASE_PATH + "papers/promptriever/")
+    reader.locator("p.authors a", has_text="Orion Weller").click()
+    section = reader.locator("section.author:target")
+    expect(section.locator("h2")).to_have_text("Orion Weller")
+    expect(section.locator(".author-papers a")).to_have_text(
+        ["Promptriever: Instruction-Trained Retrievers Can Be Prompted Like Language Models"])
+    assert "#author-orion-weller" in reader.url
+    only_this_site(reader, origin)
+
+
+def test_an_authors_old_address_is_sent_on_to_their_section(reader, origin):
+    old = BASE_PATH + "authors/orion-weller/"
+    reader.watch.expected_status[origin + old] = 404
+    reader.goto(old)
+    # why: authors had a page each; the page-not-found page sends the old address on (moved.js)
+    reader.wait_for_url(re.compile(r"/authors/[0-9a-f]+/#author-orion-weller$"))
+    expect(reader.locator("section.author:target h2")).to_have_text("Orion Weller")
+    # a section asked of the wrong page of authors is found on its own
+    wrong = "0" if not reader.url.split("/authors/")[1].startswith("0/") else "1"
+    reader.goto(f"{BASE_PATH}authors/{wrong}/#author-orion-weller")
+    reader.wait_for_url(re.compile(r"/authors/[0-9a-f]+/#author-orion-weller$"))
+    expect(reader.locator("section.author:target h2")).to_have_text("Orion Weller")
+
+
+def test_a_tags_bibtex_is_its_papers_entries_of_all_bib(browser, origin, site):
+    page = open_page(browser, origin, accept_downloads=True)
+    try:
+        page.goto(BASE_PATH + "tags/")
+        link = page.locator("a[data-bib-tag='retrieval']")
+        with page.expect_download() as download:
+            link.click()
+        assert download.value.suggested_filename == "retrieval.bib"
+        bib = Path(download.value.path()).read_text(encoding="utf-8")
+        tagged = [p for p in (site / "papers").glob("*/index.html")
+                  if 'href="/iclr-digest/tags/retrieval/"' in p.read_text(encoding="utf-8")]
+        everything = (site / "all.bib").read_text(encoding="utf-8")
+        assert bib.count("@") == len(tagged) > 0
+        assert all(entry in everything for entry in bib.split("\n\n"))
+        only_this_site(page, origin)
+    finally:
+        page.context.close()
 
 
 # --- saving --------------------------------------------------------------------------------------
@@ -342,7 +423,7 @@ def test_the_saved_page_lists_exports_and_clears(browser, origin, site):
 
 def test_no_new_badges_on_a_first_visit(big):
     big.goto(BASE_PATH)
-    expect(big.locator(ROWS)).to_have_count(50)
+    expect(big.locator(ROWS)).to_have_count(70)
     expect(big.locator(".badge-new")).to_have_count(0)
     assert big.evaluate(f"JSON.parse(localStorage.getItem({VISITS!r})).last") == ""
 

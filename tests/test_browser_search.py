@@ -108,7 +108,7 @@ def test_lunr_js_ranks_like_lunr_py(page, site):
     open_search(page)
     browser_results = page.evaluate(
         """async (queries) => {
-            const config = JSON.parse(document.getElementById("search-config").textContent);
+            const config = window.DigestSettings.search;
             const load = (src) => new Promise((resolve, reject) => {
                 const script = document.createElement("script");  // as the worker loads them
                 script.src = src;

@@ -71,9 +71,9 @@ def test_every_page_is_valid_html(site, paginated):
              + [p for p in sitecheck.html_pages(paginated) if "papers" not in p.parts])
     assert len(pages) > 50, f"only {len(pages)} pages built"
     checked = "".join(page.read_text(encoding="utf-8") for page in pages)
-    for markup in ('data-copy-target="bibtex-entry"', "copy-text.js", "application/ld+json",
-                   'name="citation_title"', 'property="og:title"', 'data-save=', 'aria-pressed',
-                   'id="list-controls"', 'id="saved-needs-script"', 'aria-current="page"',
+    for markup in ('data-copy="copyBibtex"', "copy-text.js", "application/ld+json",
+                   'name="citation_title"', 'property="og:title"', 'data-paper=',
+                   'id="list-controls"', '<section class="author" id="author-', 'id="saved-needs-script"', 'aria-current="page"',
                    '<details class="card-more">', '<html lang="zh-CN">', '<html lang="en">'):
         assert markup in checked, f"no validated page has {markup}"
     messages = _vnu_messages(pages)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -109,7 +109,7 @@ def test_every_internal_link_resolves_to_a_file(any_site):
         path = sitecheck.internal_path(ref.url, base_url)
         if path is None:
             continue  # external (arXiv, OpenReview, code)
-        fragment = urlsplit(ref.url).fragment
+        fragment = unquote(urlsplit(ref.url).fragment)
         if path == "":  # same-page fragment, e.g. the skip link
             if fragment not in ids[ref.page]:
                 broken.append(f"{ref}: no element with id {fragment!r} on the page")

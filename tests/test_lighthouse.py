@@ -9,9 +9,9 @@ import pytest
 
 import lighthousekit
 import sitecheck
-from sitecheck import BASE_PATH
+from sitecheck import BASE_PATH, shipped_author_page
 
-PAGES = {"home": "", "paper": "papers/webrl/", "tag": "tags/llm/", "author": "authors/orion-weller/",
+PAGES = {"home": "", "paper": "papers/webrl/", "tag": "tags/llm/", "author": shipped_author_page("orion-weller"),
          "search": "search/?q=agents", "saved": "saved/"}
 FLOORS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 
