@@ -1,16 +1,24 @@
 """generator.building.cache: results of pure functions kept by what they are given, never wrong."""
 
 import hashlib
+import json
 import os
 import random
 import sqlite3
+import subprocess
+import sys
+from importlib import metadata
 
 import pytest
+from packaging.requirements import Requirement
 
 import generator.building.cache as cache_module
 import generator.building.workers as workers_module
-from generator.building.workers import Workers
+from factories import REPO
 from generator.building.cache import FILE, Cache
+from generator.building.workers import Workers
+
+GOLDEN_CONTENT = REPO / "tests/golden/content"
 
 CALLS: list = []
 """The arguments every make function below was called with in this process."""
@@ -633,3 +641,32 @@ def test_a_cache_file_of_another_page_size_is_used_as_it_is(tmp_path):
     assert made() == []  # kept by the first cache, found by the second
     with sqlite3.connect(folder / FILE) as db:
         assert db.execute("PRAGMA page_size").fetchone() == (4096,)
+
+
+BUILD_AND_LIST_MODULES = """
+import json, pathlib, sys
+started = set(sys.modules)
+from generator.building.pipeline import BuildOptions, build
+build(BuildOptions(content=pathlib.Path(sys.argv[1]), out=pathlib.Path(sys.argv[2])))
+print(json.dumps(sorted({name.split(".")[0] for name in set(sys.modules) - started})))
+"""
+
+
+def test_the_key_names_every_library_a_build_imports_and_what_each_needs(tmp_path):
+    done = subprocess.run([sys.executable, "-c", BUILD_AND_LIST_MODULES, str(GOLDEN_CONTENT),
+                           str(tmp_path / "site")], cwd=REPO, capture_output=True, text=True,
+                          check=True)
+    modules = set(json.loads(done.stdout.splitlines()[-1])) - set(sys.stdlib_module_names)
+    providers = metadata.packages_distributions()
+    needed = {dist for module in modules for dist in providers.get(module, ())}
+    pending = list(needed)
+    while pending:  # why: a library's own requirements shape its output too
+        for text in metadata.requires(pending.pop()) or ():
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                name = metadata.distribution(requirement.name).metadata["Name"]
+                if name not in needed:
+                    needed.add(name)
+                    pending.append(name)
+    assert {"Jinja2", "babel", "lunr"} <= needed, "the build's imports were not seen"
+    assert sorted(n.lower() for n in needed) == sorted(n.lower() for n in cache_module.LIBRARIES)

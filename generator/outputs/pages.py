@@ -102,6 +102,7 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
     urls, config = Urls(site.config.base_url), site.config
     ui = interface(theme.templates, config.language)
     card_of = {paper.slug: part.card for paper, part in zip(site.papers, parts)}
+    link_of = paper_links(site, urls)
     assets = asset_urls(theme.assets, urls)
     settings, assets[SETTINGS] = settings_job(
         settings_script(urls, assets, ui, config.page_size, site.author_pages), urls)
@@ -119,24 +120,26 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
                          home_context(site, urls, ui), site.papers, card_of, common, site, theme)
     jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
                      (common, config, p, part.bibtex, threads, site.author_pages), theme.templates)
-             for p, part, threads in zip(site.papers, parts, threads_contexts(site, urls, related))]
+             for p, part, threads in zip(site.papers, parts, threads_contexts(site, link_of, related))]
     for g in site.tags:
         jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls, ui),
                              tag_counts(g, ui), g.papers, card_of, common, site, theme)
-    jobs += author_page_jobs(site, common, theme)
+    jobs += author_page_jobs(site, common, theme, link_of)
     return jobs
 
 
-def author_page_jobs(site: Site, common: dict[str, Any], theme: Theme) -> list[FileJob]:
+def author_page_jobs(site: Site, common: dict[str, Any], theme: Theme,
+                     link_of: dict[str, dict[str, str]]) -> list[FileJob]:
     """The pages that list the authors, each author with every paper of theirs, on the page
-    their slug hashes to (urls.bucket_count): a paper added rewrites its authors' pages."""
-    urls, config = Urls(site.config.base_url), site.config
+    their slug hashes to (urls.bucket_count): a paper added rewrites its authors' pages;
+    `link_of` is paper_links()."""
+    config = site.config
     ui = interface(theme.templates, config.language)
     by_page: dict[str, list[AuthorGroup]] = {}
     for group in site.authors:
         by_page.setdefault(paths.bucket(group.slug, site.author_pages), []).append(group)
     return [FileJob(path, render_page, ("author.html", common, config, path,
-                                        author_page_context(groups, site, urls, ui)),
+                                        author_page_context(groups, site, link_of, ui)),
                     theme.templates)
             for path, groups in ((paths.author_page_file(page), groups)
                                  for page, groups in sorted(by_page.items()))]
@@ -255,13 +258,18 @@ def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
                             for g in site.tags]}
 
 
-def threads_contexts(site: Site, urls: Urls,
+def paper_links(site: Site, urls: Urls) -> dict[str, dict[str, str]]:
+    """Each paper's paper_link, by slug: made once a paper, not once a page that shows it (about
+    seven paper pages and five author sections each)."""
+    return {paper.slug: paper_link(paper, urls, site.config.language) for paper in site.papers}
+
+
+def threads_contexts(site: Site, link_of: dict[str, dict[str, str]],
                      related: Mapping[str, tuple[str, ...]]) -> list[dict[str, Any]]:
     """What each paper's page shows of other papers, in the site's order: its related papers,
-    and the newer and older papers beside it in reading order (none past either end)."""
+    and the newer and older papers beside it in reading order (none past either end);
+    `link_of` is paper_links()."""
     papers = site.papers
-    # why: made once a paper, not once a page that leads to it (seven times, on average)
-    link_of = {paper.slug: paper_link(paper, urls, site.config.language) for paper in papers}
     return [{"related": [link_of[slug] for slug in related.get(p.slug, ())],
              "newer": link_of[papers[n - 1].slug] if n > 0 else None,
              "older": link_of[papers[n + 1].slug] if n + 1 < len(papers) else None}
@@ -345,20 +353,19 @@ OTHER_INITIALS = "Other"
 """The authors index's last section: names starting with no letter from A to Z."""
 
 
-def author_page_context(groups: list[AuthorGroup], site: Site, urls: Urls,
+def author_page_context(groups: list[AuthorGroup], site: Site, link_of: dict[str, dict[str, str]],
                         ui: Interface) -> dict[str, Any]:
     """A page of authors (by slug), each with their other spellings and every paper of theirs,
-    newest first, as a line: its title and venue."""
+    newest first, as a line: its title and venue (`link_of` each paper's paper_link, by slug)."""
     names = [group.name for group in groups]
     title = names[0] if len(names) == 1 else ui.gettext("Authors: %(first)s to %(last)s") % {
         "first": names[0], "last": names[-1]}
     description = ui.ngettext("%(num)s author of %(site)s and their papers",
                               "%(num)s authors of %(site)s and their papers", len(groups),
                               site=site.config.title)
-    language = site.config.language
     authors = [{"id": paths.author_anchor(group.slug), "name": group.name,
-                "other_names": group.other_names, "count": len(group.papers),
-                "papers": [paper_link(paper, urls, language) for paper in group.papers]}
+                "other_names": group.other_names,
+                "papers": [link_of[paper.slug] for paper in group.papers]}
                for group in groups]
     return {"page_title": title, "description": description, "authors": authors}
 
