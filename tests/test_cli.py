@@ -156,3 +156,17 @@ def test_build_prints_the_index_size_and_warns_over_the_budget(tmp_path):
     assert re.search(r"search +index [\d,]+ bytes, [\d,]+ gzipped", result.stdout)
     assert "warning: the search index is" in result.stdout
     assert "over the search_budget_kb of 1 set in site.yaml" in result.stdout
+
+
+def test_build_warns_when_the_site_is_over_its_budget(tmp_path):
+    from factories import SITE_YAML
+    write_content(tmp_path, {"x": paper_source()}, site_yaml=SITE_YAML + "site_budget_mb: 1\n")
+    quiet = run(cwd=tmp_path)
+    assert quiet.returncode == 0 and "site_budget_mb" not in quiet.stdout
+    for n in range(60):  # why: ~20 KB a paper: 1 MB is passed
+        (tmp_path / f"content/papers/p{n}.md").write_text(
+            paper_source(title=f"Paper {n}", abstract=" ".join(f"word{i}" for i in range(1500))))
+    result = run(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"warning: the site is \d MB, over the site_budget_mb of 1 set in site.yaml; "
+                     r"GitHub Pages publishes sites up to 1 GB", result.stdout)

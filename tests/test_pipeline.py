@@ -484,3 +484,25 @@ def test_a_build_that_finds_nothing_changed_warns_of_the_guessed_latex_again(tmp
     guessed = f"  warning: {content}/papers/p.md:6: unknown LaTeX macro \\gap shown as its name"
     assert runs[0] == [guessed]
     assert runs[1][0] == guessed and "nothing changed" in runs[1][1]
+
+
+def site_bytes(folder) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_size for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_paper_with_5000_authors_adds_at_most_5_mb(tmp_path):
+    # why: big collaborations exist (~1,350 authors on one technical report); each author's
+    # section names the paper once, and lists of papers name three
+    others = {f"p{n}": paper_source(title=f"Paper {n}", tags=["llm"]) for n in range(20)}
+    big = paper_source(title="A Large Collaboration", tags=["llm"],
+                       authors=[f"Author Number{n} Surname{n % 97}" for n in range(5000)])
+    without = tmp_path / "without"
+    build(options(write_content(without, others), without / "site"))
+    with_it = tmp_path / "with"
+    build(options(write_content(with_it, {**others, "big": big}), with_it / "site"))
+    before, after = site_bytes(without / "site"), site_bytes(with_it / "site")
+    added = sum(after.values()) - sum(before.values())
+    assert added <= 5 * 2**20, f"{added:,} bytes added"
+    # the lists show it with three authors and a count, not 5,000
+    home = (with_it / "site/index.html").read_text(encoding="utf-8")
+    assert home.count("Number") < 10 and "+4998" in home

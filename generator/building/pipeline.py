@@ -115,6 +115,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
+        _check_site_budget(report, config, timer)
         cache.remember(_remembered_as(options), LastBuild(inputs, report, guessed, manifest))
         complete = True
         return report
@@ -189,6 +190,13 @@ def _check_search_budget(out: Path, config: SiteConfig, timer: StageTimer) -> No
     if gzipped > config.search_budget_kb * 1024:
         timer.report(f"  warning: the search index is {gzipped // 1024:,} KB gzipped, over "
                      f"the search_budget_kb of {config.search_budget_kb:,} set in site.yaml")
+
+
+def _check_site_budget(report: WriteReport, config: SiteConfig, timer: StageTimer) -> None:
+    if report.total_bytes > config.site_budget_mb * 2**20:
+        timer.report(f"  warning: the site is {report.total_bytes // 2**20:,} MB, over the "
+                     f"site_budget_mb of {config.site_budget_mb:,} set in site.yaml; GitHub Pages "
+                     "publishes sites up to 1 GB (see docs/how-to/thousands-of-papers.md)")
 
 
 @dataclass

@@ -31,6 +31,8 @@ class SiteConfig:
     """How many words of an abstract the home page and tag pages show."""
     search_budget_kb: int = 1024
     """The build warns when the search index a reader downloads is larger, gzipped."""
+    site_budget_mb: int = 800
+    """The build warns when the whole site is larger: GitHub Pages publishes sites up to 1 GB."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Free mapping for templates; never checked."""
     source: Path = Path("content/site.yaml")
