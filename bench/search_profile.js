@@ -29,8 +29,8 @@ const queries = asked.length ? asked : ["model", "language models", '"neural net
 // why: the worker's scripts share one global scope, as in a Worker; run in this context, not a
 // vm context, whose globals are several times slower to reach
 globalThis.self = globalThis;
-for (const file of ["node_modules/lunr/lunr.js", "static/search-query.js", "static/search-read.js",
-  "static/search-index.js", "static/search-answer.js", "static/search-worker.js"]) {
+for (const file of ["node_modules/lunr/lunr.js", "static/search/query.js", "static/search/read.js",
+  "static/search/index.js", "static/search/answer.js", "static/search/worker.js"]) {
   vm.runInThisContext(fs.readFileSync(path.join(root, file), "utf8"), { filename: path.join(root, file) });
 }
 const bytes = fs.readFileSync(path.join(site, "search/index.json"));

@@ -126,7 +126,7 @@ def type_query(page: Page, text: str) -> None:
     box = page.locator("#search-input")
     box.fill("")
     box.press_sequentially(text)
-    # search-page.js marks the list with the URL of the search whose results it shows.
+    # search/page.js marks the list with the URL of the search whose results it shows.
     page.wait_for_function(
         """t => new URL(location.href).searchParams.get('q') === t &&
                document.getElementById('search-results').dataset.shown === location.pathname + location.search""",

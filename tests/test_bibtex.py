@@ -103,7 +103,7 @@ def test_bib_files_write_all_bib_sorted_by_key_and_no_file_per_tag():
     site = make_site([make_paper("b", title="Zebra", tags=["llm"]),
                       make_paper("a", title="Apple", tags=["llm", "rag"])])
     files = {f.path: f.data.decode() for f in (job.made() for job in bib_jobs(site, parts_of(site)))}
-    # why: a tag's entries are cut from all.bib in the browser (reading.js), not kept again
+    # why: a tag's entries are cut from all.bib in the browser (reading/reading.js), not kept again
     assert sorted(files) == ["all.bib"]
     assert files["all.bib"].index("lovelace2025apple") < files["all.bib"].index("lovelace2025zebra")
 

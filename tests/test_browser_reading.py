@@ -306,7 +306,7 @@ def test_an_authors_old_address_is_sent_on_to_their_section(reader, origin):
     old = BASE_PATH + "authors/orion-weller/"
     reader.watch.expected_status[origin + old] = 404
     reader.goto(old)
-    # why: authors had a page each; the page-not-found page sends the old address on (moved.js)
+    # why: authors had a page each; the page-not-found page sends the old address on (reading/moved.js)
     reader.wait_for_url(re.compile(r"/authors/[0-9a-f]+/#author-orion-weller$"))
     expect(reader.locator("section.author:target h2")).to_have_text("Orion Weller")
     # a section asked of the wrong page of authors is found on its own

@@ -1,5 +1,5 @@
 """Chinese and Japanese text cut into bigrams alike by the build (generator/search/terms.py) and
-by the browser (static/search-query.js), on shared vectors (tests/js/cjk_vectors.json) and on
+by the browser (static/search/query.js), on shared vectors (tests/js/cjk_vectors.json) and on
 random text; and what the search worker finds with them (tests/js/rank_answers.js)."""
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def test_every_page_is_valid_html(site, paginated):
              + [p for p in sitecheck.html_pages(paginated) if "papers" not in p.parts])
     assert len(pages) > 50, f"only {len(pages)} pages built"
     checked = "".join(page.read_text(encoding="utf-8") for page in pages)
-    for markup in ('data-copy="copyBibtex"', "copy-text.js", "application/ld+json",
+    for markup in ('data-copy="copyBibtex"', "reading/copy-text.js", "application/ld+json",
                    'name="citation_title"', 'property="og:title"', 'data-paper=',
                    'id="list-controls"', '<section class="author" id="author-', 'id="saved-needs-script"', 'aria-current="page"',
                    '<details class="card-more">', '<html lang="zh-CN">', '<html lang="en">'):

@@ -54,9 +54,9 @@ def test_paper_page_shows_its_bibtex_for_the_copy_script():
     assert ('<pre class="bibtex" id="bibtex-entry" tabindex="0" data-copy="copyBibtex">'
             '<code>@misc{lovelace2025b,\n') in page
     assert "  title = {{A \\&amp; B}},\n" in page
-    # why: copy-text.js makes the button; without JavaScript it could do nothing
+    # why: reading/copy-text.js makes the button; without JavaScript it could do nothing
     assert "Copy BibTeX</button>" not in page
-    assert re.search(f'<script src="/digest/assets/copy-text.js{ASSET_VERSION}" defer></script>', page)
+    assert re.search(f'<script src="/digest/assets/reading/copy-text.js{ASSET_VERSION}" defer></script>', page)
 
 
 def test_tag_page_offers_its_own_feed_first_for_autodiscovery():
@@ -75,7 +75,7 @@ def test_tag_page_offers_its_own_feed_first_for_autodiscovery():
 def test_tags_index_lists_each_tags_feed_and_bibtex():
     page = pages_of(make_site([make_paper("x", tags=["llm"])]))["tags/index.html"]
     assert '<a class="feed" href="/digest/tags/llm/feed.xml" aria-label="RSS feed of llm">RSS</a>' in page
-    # why: reading.js cuts the tag's entries from all.bib; without JavaScript, all.bib is had
+    # why: reading/reading.js cuts the tag's entries from all.bib; without JavaScript, all.bib is had
     assert ('<a class="bib" href="/digest/all.bib" data-bib-tag="llm" aria-label="BibTeX of llm" '
             'download>') in page
 
@@ -266,7 +266,7 @@ def test_the_pdf_is_the_first_link_and_the_primary_button_of_a_paper_page():
     page = pages["papers/x/index.html"]
     assert ('<a class="button primary link-pdf" href="https://arxiv.org/pdf/2406.16257" '
             'rel="noopener">PDF</a><a class="button link-arxiv"') in page
-    # why: a row points to its page, whose links reading.js shows when the row is opened
+    # why: a row points to its page, whose links reading/reading.js shows when the row is opened
     assert "link-pdf" not in pages["index.html"]
 
 
@@ -372,7 +372,7 @@ def test_a_row_names_short_authors_labels_the_added_date_and_folds_the_abstract(
     assert 'added <time datetime="2026-11-29">29 Nov 2026</time>' in home
     assert '<span class="badge">oral</span>' in home
     folded = home[home.index('<details class="card-more">'):home.index("</details>")]
-    # why: a row points to its paper; reading.js fetches the abstract from the paper's page
+    # why: a row points to its paper; reading/reading.js fetches the abstract from the paper's page
     assert "<summary>Abstract" in folded and "Short." in folded
     assert "<math>" not in folded and "D E" not in folded
 
@@ -383,11 +383,11 @@ def test_save_buttons_are_made_by_the_script_and_list_controls_are_hidden_until_
     assert '<article class="wrap paper" data-paper="x">' in pages["papers/x/index.html"]
     assert re.search(r'<form id="list-controls" [^>]*hidden>', pages["index.html"])
     assert '<option value="llm" data-name="llm">llm (1)</option>' in pages["index.html"]
-    assert re.search(f'<script src="/digest/assets/list-controls.js{ASSET_VERSION}" defer>',
+    assert re.search(f'<script src="/digest/assets/reading/list-controls.js{ASSET_VERSION}" defer>',
                      pages["index.html"])
     for path, page in pages.items():
         if path.endswith(".html"):
-            assert re.search(f'<script src="/digest/assets/reading.js{ASSET_VERSION}" defer>', page)
+            assert re.search(f'<script src="/digest/assets/reading/reading.js{ASSET_VERSION}" defer>', page)
 
 
 def test_every_page_loads_one_settings_script_that_tells_the_scripts_where_the_files_are():

@@ -24,7 +24,7 @@ def test_build_index_searches_authors_tags_and_notes():
     papers = (make_paper("a", authors=("Orion Weller",), tags=["retrieval"], notes_text="insightful read"),)
     index = Index.load(unpack(pack(build_index(papers))))
     for query in ("weller", "retrieval", "insightful"):
-        # why: names are asked for as they are indexed, unstemmed (static/search-worker.js)
+        # why: names are asked for as they are indexed, unstemmed (static/search/worker.js)
         found = index.query(index.create_query().term(query, use_pipeline=False))
         found += index.search(query)
         assert {r["ref"] for r in found} == {"0"}

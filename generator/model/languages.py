@@ -14,7 +14,7 @@ from .records import Templates
 # why: the characters of writing that puts no space between words: Han (with 々 〆 〇 and the
 # Hangzhou numerals), hiragana and katakana (half-width too), and planes 2-3, where every
 # character is Han. Hangul is left out: Korean puts spaces between words, and fold() (NFKD)
-# would take its syllables apart. static/search-query.js's CJK_CLASS has the same ranges
+# would take its syllables apart. static/search/query.js's CJK_CLASS has the same ranges
 # (tests/test_cjk.py); search/terms.py cuts these characters into bigrams.
 CJK_RANGES = ((0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x303B, 0x303C),
               (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),

@@ -63,9 +63,10 @@ def bucket_count(items: int, per_bucket: int) -> int:
     return count
 
 
+@functools.lru_cache(maxsize=1 << 17)  # why: an author is looked up for every link, page and line
 def bucket(key: str, count: int) -> str:
     """The name of the file of `count` that `key` is kept in: FNV-1a (32 bits) of its UTF-8
-    bytes modulo `count`, in hex ('0'-'f' for 16, '00'-'3f' for 64), as static/moved.js
+    bytes modulo `count`, in hex ('0'-'f' for 16, '00'-'3f' for 64), as static/reading/moved.js
     computes it too."""
     digest = 0x811C9DC5
     for byte in key.encode("utf-8"):

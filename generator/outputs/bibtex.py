@@ -116,7 +116,7 @@ def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
 def bib_jobs(site: Site, parts: Sequence[PaperParts]) -> list[FileJob]:
     """all.bib, the entries of every paper sorted by key; `parts` are the papers'
     paperparts.paper_parts(), in the site's order. A tag's BibTeX is cut from it in the reader's
-    browser (static/reading.js): a file per tag held each entry again for each of its tags."""
+    browser (static/reading/reading.js): a file per tag held each entry again for each of its tags."""
     cited = {paper.slug: (site.cite_keys[paper.slug], part.bibtex)
              for paper, part in zip(site.papers, parts)}
     return [_job(paths.ALL_BIB, site.papers, cited)]

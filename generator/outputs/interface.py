@@ -108,7 +108,7 @@ def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
 
 
 SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
-    # search-ui.js and search-page.js
+    # search/ui.js and search/page.js
     "papersFound": N_("Papers found"),
     "searchFailed": N_("Search failed."),
     "indexFailed": N_("The search index could not be loaded."),
@@ -127,13 +127,13 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "filteredBy": N_("Filtered by %(filters)s."),
     "filters": N_("Filters"),
     "filtersCount": N_("Filters (%(num)s)"),
-    # copy-text.js
+    # reading/copy-text.js
     "copyLink": N_("Copy link"),
     "copyBibtex": N_("Copy BibTeX"),
     "copied": N_("Copied to the clipboard."),
     "copyRefused": N_("The browser did not allow copying: the text is selected, press Ctrl+C "
                       "(⌘C on a Mac)."),
-    # reading.js: rows drawn from list.json, save buttons, new badges
+    # reading/reading.js: rows drawn from list.json, save buttons, new badges
     "new": N_("new"),
     "newTitle": N_("Added since your last visit"),
     "moreAuthors": N_("more"),
@@ -148,7 +148,7 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "onPaperPage": N_("Links, notes and BibTeX on the paper's page"),
     "abstractLoading": N_("Loading the abstract…"),
     "abstractFailed": N_("The abstract could not be loaded; it is on the paper's page."),
-    # list-controls.js
+    # reading/list-controls.js
     "pages": N_("Pages"),
     "previousPage": N_("← Previous"),
     "nextPage": N_("Next →"),
@@ -163,7 +163,7 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "listLoading": N_("Loading every paper…"),
     "listFailed": N_("The list of papers could not be loaded; the pages below are the digest "
                      "newest first."),
-    # saved-page.js
+    # reading/saved-page.js
     "savedNoStorage": N_("Saving papers needs the browser's local storage, which this browser "
                          "does not allow this site. Every paper is still in the list of papers, "
                          "all.bib and papers.json."),

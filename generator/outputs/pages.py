@@ -375,7 +375,7 @@ BROWSE_RECENT = 10
 
 
 def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
-    """The search page; results and facets are drawn by search-page.js from the prebuilt index.
+    """The search page; results and facets are drawn by search/page.js from the prebuilt index.
     While the query is empty it shows a browse view, written here so that it needs no script:
     every tag with its count and the papers added last."""
     recent = sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
@@ -388,7 +388,7 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
 
 
 def saved_context(urls: Urls, ui: Interface) -> dict[str, Any]:
-    """The reader's saved papers; saved-page.js draws them from the browser's storage."""
+    """The reader's saved papers; reading/saved-page.js draws them from the browser's storage."""
     return {"page_title": ui.gettext("Saved papers"),
             "description": ui.gettext("Papers you saved, kept in your browser, to export as "
                                       "BibTeX or CSL-JSON")}

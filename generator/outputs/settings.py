@@ -23,11 +23,11 @@ NAME = "settings.js"
 def search_config(urls: Urls, asset_urls: dict[str, str]) -> dict[str, Any]:
     """Everything the browser's search reads, in one place: the search page, the worker, the
     scripts it loads and the index's files."""
-    return {"page": urls.path(paths.SEARCH), "worker": asset_urls["search-worker.js"],
-            "scripts": {"lunr": asset_urls["lunr.min.js"], "query": asset_urls["search-query.js"],
-                        "read": asset_urls["search-read.js"],
-                        "unpack": asset_urls["search-index.js"],
-                        "answer": asset_urls["search-answer.js"]},
+    return {"page": urls.path(paths.SEARCH), "worker": asset_urls["search/worker.js"],
+            "scripts": {"lunr": asset_urls["lunr.min.js"], "query": asset_urls["search/query.js"],
+                        "read": asset_urls["search/read.js"],
+                        "unpack": asset_urls["search/index.js"],
+                        "answer": asset_urls["search/answer.js"]},
             "index": urls.path(paths.SEARCH_INDEX), "meta": urls.path(paths.SEARCH_META),
             "docs": urls.path(paths.SEARCH_DOCS)}
 

@@ -1,7 +1,7 @@
 """The prebuilt Lunr index and the facet table: what a reader fetches before the first answer.
 
 Built from the papers' terms (terms.py) by lunrindex.py, written in our packed form by
-packed.py; lunr.js 2.3.9 loads it in the browser (static/search-index.js)."""
+packed.py; lunr.js 2.3.9 loads it in the browser (static/search/index.js)."""
 
 from __future__ import annotations
 

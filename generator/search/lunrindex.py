@@ -6,7 +6,7 @@ per posting that the packed wire form (search/packed.py) then takes apart. This 
 same steps with lunr's own parts (its separators, trimmer pattern, stop words, Porter stemmer)
 over plain strings and stems each distinct word once. It keeps what lunr's index is made of,
 each field's terms and their counts; postings, idf and BM25 scores all follow from those, so
-the reader derives them (search/packed.py's unpack, static/search-index.js).
+the reader derives them (search/packed.py's unpack, static/search/index.js).
 tests/test_lunrindex.py checks that, unpacked, it equals what lunr.py's Builder serialises with
 its pipeline skipping the stop-word filter and the stemmer for the name fields (authors, tags).
 """

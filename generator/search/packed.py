@@ -4,7 +4,7 @@ lunr's own JSON holds each field's term vector with BM25 scores, and, for every 
 documents that have it (per field, empty fields included). Both follow from each field's terms
 and their counts: a term's postings are the vectors that hold it, its idf is their number, and
 a score is lunr's BM25 of the count, the idf and the field's length against its average. So we
-send the counts, and `static/search-index.js` derives the rest exactly as lunr.py computes it
+send the counts, and `static/search/index.js` derives the rest exactly as lunr.py computes it
 (the same float operations in the same order) before `lunr.Index.load`, so lunr.js 2.3.9
 answers as lunr.py does. `unpack` below is the reader's Python twin, which the tests compare
 with `lunr.lunr(...).serialize()`.

@@ -21,9 +21,9 @@ FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes",
 """The indexed fields, in search_texts() order, with their boosts."""
 NAME_FIELDS = frozenset({"authors", "tags"})
 """Fields of names, indexed as names: folded, never stemmed nor dropped as stop words, so that
-`choy` is not `Choi`, an author `He` or an initial `A` is kept (static/search-worker.js asks
+`choy` is not `Choi`, an author `He` or an initial `A` is kept (static/search/worker.js asks
 them alike)."""
-# why: letters NFKD does not take apart; static/search-query.js's fold() has the same table
+# why: letters NFKD does not take apart; static/search/query.js's fold() has the same table
 _UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
                            "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"})
 # why: CJK_RANGES (model/languages.py) are the characters cut into bigrams (cut_cjk). Only

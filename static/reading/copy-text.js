@@ -4,7 +4,7 @@
    access the text is selected and the reader is told to press Ctrl+C. Nothing here throws. */
 (function () {
   "use strict";
-  // why: settings.js gives every script its words, in the site's language
+  // why: every script's words come from shared/digest.js, in the site's language
   var messages = (window.DigestSettings || {}).messages || {};
 
   function say(button, key) {

@@ -5,45 +5,10 @@
    only requests are for this site's own files. Without JavaScript none of it appears. */
 (() => {
   "use strict";
-  const settings = window.DigestSettings; // why: written by the build (settings.js)
-  if (!settings) { return; }
-  const config = settings.reading;
-
-  /* ---- words: every one comes from settings.js, in the site's language ------------------- */
-  const messages = settings.messages;
-  const lang = document.documentElement.lang || "en";
-  const plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
-  const numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
-
-  function fill(text, values) {
-    return text.replace(/%\((\w+)\)s/g, (all, name) => (name in values ? String(values[name]) : all));
-  }
-  /** The message `key` with its %(name)s placeholders filled from `values`. */
-  function say(key, values) { return fill(messages[key] || "", values || {}); }
-  /** A count as the site's language writes it. */
-  function number(n) { return numbers ? numbers.format(n) : String(n); }
-  /** The form of the plural message `key` for `n` (one per CLDR category of the language, picked
-      by Intl.PluralRules), with %(num)s as the language writes n. */
-  function count(key, n, values) {
-    const forms = messages[key] || {};
-    const form = forms[plurals ? plurals.select(n) : "other"] || forms.other || "";
-    return fill(form, { num: number(n), ...(values || {}) });
-  }
-  /** Names joined as the language joins them: 'a, b and c', 'a、b和c' (CLDR's list pattern). */
-  function list(names) {
-    const pattern = messages.listPattern || {};
-    const join = (form, a, b) => (pattern[form] || "{0}, {1}").replace("{0}", a).replace("{1}", b);
-    if (names.length < 2) { return names.join(""); }
-    if (names.length === 2) { return join("2", names[0], names[1]); }
-    let text = join("end", names[names.length - 2], names[names.length - 1]);
-    for (let n = names.length - 3; n > 0; n--) { text = join("middle", names[n], text); }
-    return join("start", names[0], text);
-  }
-  /** Nodes for the message `key` with `node` where its %(name)s placeholder is. */
-  function around(key, name, node) {
-    const parts = (messages[key] || `%(${name})s`).split(`%(${name})s`);
-    return [parts[0], node, parts.slice(1).join("")].filter((part) => part !== "");
-  }
+  const shared = window.Digest; // why: settings and words (shared/digest.js)
+  if (!shared) { return; }
+  const { say, count, number, list, around, el, link } = shared;
+  const config = shared.settings.reading;
 
   /* ---- storage: one key per kind of thing, under the site's own name (several digests can
      share an origin, as GitHub project sites do) ---------------------------------------------- */
@@ -184,19 +149,6 @@
   }
 
   /* ---- rows drawn from list.json, laid out as the build's paper_card.html ---------------- */
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) { node.className = className; }
-    if (text !== undefined) { node.textContent = text; }
-    return node;
-  }
-
-  function link(href, text) {
-    const a = el("a", "", text);
-    a.href = href;
-    return a;
-  }
-
   let listData = null;
   /** list.json, fetched once, when a reader first sorts, filters or opens the saved page. */
   function loadList() {
@@ -335,7 +287,7 @@
     return article;
   }
 
-  /* ---- BibTeX cut from all.bib: a tag's papers (here), the saved ones (saved-page.js) ----- */
+  /* ---- BibTeX cut from all.bib: a tag's papers (here), the saved ones (reading/saved-page.js) ----- */
   async function fetchText(url) {
     const response = await fetch(url);
     if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }

@@ -1,8 +1,8 @@
-/* lunr's Index#query, answered from the packed table that static/search-index.js derives:
+/* lunr's Index#query, answered from the packed table that static/search/index.js derives:
    lunr's own steps (its Query, pipeline and token set expand the clauses), with numbers for
    postings, sets and field refs, and a document's scores worked out only for the query's terms.
    The same results in the same order, with the same scores and match data, as lunr.js's own
-   Index#query on the same index (tests/js/lazy_check.js). search-index.js's loadIndex uses it
+   Index#query on the same index (tests/js/lazy_check.js). search/index.js's loadIndex uses it
    when it is loaded. */
 (function (root) {
   "use strict";
@@ -10,7 +10,7 @@
   var COMPLETE = "complete", EMPTY = "empty"; // why: lunr.Set.complete and lunr.Set.empty
 
   /** Each vector's document (a dense number: its ref), and each document's ref as a string.
-      Vector v is a field of document v / width (see generator/lunrpack.py). */
+      Vector v is a field of document v / width (see generator/search/packed.py). */
   function documents(count, width) {
     var of = new Int32Array(count), refs = new Array(width ? count / width : 0);
     for (var v = 0; v < count; v++) { of[v] = v / width | 0; }

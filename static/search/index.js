@@ -1,14 +1,14 @@
-/* Reads the search index the build writes (generator/lunrpack.py): each field's terms and their
+/* Reads the search index the build writes (generator/search/packed.py): each field's terms and their
    counts. Postings, idf and BM25 scores follow from those; they are derived here with the same
    float operations, in the same order, as lunr.py's Builder, so unpackIndex() gives back exactly
    the JSON lunr.py serialises, for lunr.Index.load. loadIndex() builds the same lunr.Index
    without making every posting up front: a posting or a document vector is made the first time
    a query touches it, so the index is ready in a fraction of the time. With
-   static/search-answer.js loaded, that index answers queries from the packed table itself. */
+   static/search/answer.js loaded, that index answers queries from the packed table itself. */
 (function (root) {
   "use strict";
   var FORMAT = "digest-lunr/4";
-  var FINAL = 0x23, MORE = 0x5D; // why: a number's last digit and the others (generator/lunrpack.py)
+  var FINAL = 0x23, MORE = 0x5D; // why: a number's last digit and the others (generator/search/packed.py)
 
   /** The vectors as one table: each [field, ref, n, n term numbers, n counts] in `flat`, from
       `starts`; one for every field of every document, by ref, then field. */
@@ -27,9 +27,9 @@
     return { flat: flat, starts: starts, count: count };
   }
 
-  /** The packed vectors as one table: search-read.js's, or made from JSON.parse's strings
+  /** The packed vectors as one table: search/read.js's, or made from JSON.parse's strings
       (the numbers [n, n term-number deltas, (place, count) of counts above 1] each), held to
-      what search-read.js accepts. */
+      what search/read.js accepts. */
   function table(packed) {
     if (!Array.isArray(packed.vectors)) {
       if (packed.vectors && packed.vectors.sums) { return packed.vectors; }
@@ -70,7 +70,7 @@
     return (packed.vectors = t);
   }
 
-  /** The numbers of a vector's string (see generator/lunrpack.py), or null if the build would
+  /** The numbers of a vector's string (see generator/search/packed.py), or null if the build would
       not write it. */
   function numbersOf(text) {
     var numbers = [], value = 0, digits = 0;
@@ -411,10 +411,10 @@
     };
   }
 
-  /** static/search-answer.js, when loaded: it answers queries from the packed table. */
+  /** static/search/answer.js, when loaded: it answers queries from the packed table. */
   function answering() {
     if (root.DigestAnswer) { return root.DigestAnswer; }
-    return typeof require === "function" ? require("./search-answer.js") : null;
+    return typeof require === "function" ? require("./answer.js") : null;
   }
 
   var api = { unpackIndex: unpackIndex, loadIndex: loadIndex, FORMAT: FORMAT };

@@ -1,14 +1,14 @@
-/* Reads the search index the build writes (generator/lunrpack.py) from the bytes of its JSON
+/* Reads the search index the build writes (generator/search/packed.py) from the bytes of its JSON
    file, as they arrive. The vectors, nine tenths of the file, go straight into one Int32Array
-   (the table search-index.js reads) instead of 50,000 strings made by JSON.parse, and what
-   search-index.js would otherwise sum over them in a pass of its own (each vector's length,
+   (the table search/index.js reads) instead of 50,000 strings made by JSON.parse, and what
+   search/index.js would otherwise sum over them in a pass of its own (each vector's length,
    each term's number of vectors, each field's total length) is summed as they are read, while
    the rest of the file is still downloading. Anything not laid out as expected is read by
    JSON.parse instead. */
 (function (root) {
   "use strict";
   var VECTORS_KEY = "\"vectors\":";
-  // why: the digits of a vector's numbers, as generator/lunrpack.py writes them: 32 that end a
+  // why: the digits of a vector's numbers, as generator/search/packed.py writes them: 32 that end a
   // number ("#" to "B") and 32 that go before its last digit ("]" to "|")
   var FINAL = 0x23, MORE = 0x5D;
   var MAX_COUNT = 0x7fffffff;
@@ -87,7 +87,7 @@
 
   /** Reads vectors from bytes[from...]; where the vectors end, or -1 if they go on. Each
       vector, a string of numbers [n, n term deltas, (place, count) of counts above 1] in
-      generator/lunrpack.py's digits, goes into the table as [field, ref, n, n term numbers,
+      generator/search/packed.py's digits, goes into the table as [field, ref, n, n term numbers,
       n counts]: the deltas summed, every count 1 unless listed, its field and ref from its
       place among the vectors (field after field, ref after ref). */
   IndexReader.prototype.scan = function (bytes, from) {
@@ -185,7 +185,7 @@
       var packed = this.header;
       Object.keys(rest).forEach(function (key) { packed[key] = rest[key]; });
       this.starts[this.count] = this.n;
-      // why: search-index.js reads the table, already checked and summed, in place of the arrays
+      // why: search/index.js reads the table, already checked and summed, in place of the arrays
       packed.vectors = { flat: this.flat.subarray(0, this.n), starts: this.starts, count: this.count,
         sums: { lengths: this.lengths, termVectors: this.termVectors, totals: this.totals } };
       return packed;

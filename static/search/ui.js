@@ -4,45 +4,12 @@
 (function () {
   "use strict";
   var form = document.getElementById("site-search");
-  // why: one manifest of the search's scripts and data files, written by the build (settings.js)
-  var settings = window.DigestSettings;
-  if (!form || !settings || !window.Worker || !window.fetch) { return; }
-  var config = settings.search;
-
-  /* ---- words: every one comes from settings.js, in the site's language ------------------ */
-  var messages = settings.messages;
-  var lang = document.documentElement.lang || "en";
-  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
-  var numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(lang) : null;
-
-  /** The message `key` with its %(name)s placeholders filled from `values`. */
-  function say(key, values) {
-    return fill(messages[key] || "", values || {});
-  }
-  function fill(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (all, name) {
-      return name in values ? String(values[name]) : all;
-    });
-  }
-  /** The form of the plural message `key` for `n` (the build gives one per CLDR category of the
-      language, Intl.PluralRules picks it), with %(num)s as the language writes n. */
-  function count(key, n, values) {
-    var forms = messages[key] || {};
-    var form = forms[plurals ? plurals.select(n) : "other"] || forms.other || "";
-    return fill(form, Object.assign({ num: number(n) }, values || {}));
-  }
-  /** A count as the site's language writes it. */
-  function number(n) { return numbers ? numbers.format(n) : String(n); }
-  /** Names joined as the language joins them: 'a, b and c', 'a、b和c' (CLDR's list pattern). */
-  function list(names) {
-    var pattern = messages.listPattern || {};
-    function join(form, a, b) { return (pattern[form] || "{0}, {1}").replace("{0}", a).replace("{1}", b); }
-    if (names.length < 2) { return names.join(""); }
-    if (names.length === 2) { return join("2", names[0], names[1]); }
-    var text = join("end", names[names.length - 2], names[names.length - 1]);
-    for (var n = names.length - 3; n > 0; n--) { text = join("middle", names[n], text); }
-    return join("start", names[0], text);
-  }
+  // why: one manifest of the search's scripts and data files, and the words (shared/digest.js)
+  var shared = window.Digest;
+  if (!form || !shared || !window.Worker || !window.fetch) { return; }
+  var config = shared.settings.search;
+  var say = shared.say, count = shared.count, number = shared.number, list = shared.list;
+  var el = shared.el;
 
   /* ---- the worker ---------------------------------------------------------------------- */
   var scripts = config.scripts;
@@ -120,13 +87,6 @@
   }
 
   /* ---- drawing results ----------------------------------------------------------------- */
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) { node.className = className; }
-    if (text) { node.textContent = text; }
-    return node;
-  }
-
   function highlighted(parent, text, ranges) {
     var at = 0;
     (ranges || []).forEach(function (r) {
@@ -160,12 +120,11 @@
     notice.textContent = "";
     if (!searched) { return; }
     // why: the query goes where the language puts it, as nodes (its corrected words in <em>)
-    var around = (messages.showingResultsFor || "%(query)s").split("%(query)s");
-    notice.appendChild(document.createTextNode(around[0]));
+    var query = document.createDocumentFragment();
     searched.forEach(function (part) {
-      notice.appendChild(part.corrected ? el("em", "", part.text) : document.createTextNode(part.text));
+      query.appendChild(part.corrected ? el("em", "", part.text) : document.createTextNode(part.text));
     });
-    notice.appendChild(document.createTextNode(around.slice(1).join("")));
+    notice.append.apply(notice, shared.around("showingResultsFor", "query", query));
   }
 
   function statusText(total, q) {

@@ -75,7 +75,7 @@ function isStopWord(word) {
   return lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
 }
 
-/** The index's terms, as static/search-index.js's loadIndex describes them. */
+/** The index's terms, as static/search/index.js's loadIndex describes them. */
 function lexicon() { return index.lexicon; }
 
 /** A clause's fields, split into those of text (stemmed) and those of names. */

@@ -1,11 +1,11 @@
-// node cut_text.js TEXTS.json: prints, for each text, the terms static/search-query.js cuts it into
+// node cut_text.js TEXTS.json: prints, for each text, the terms static/search/query.js cuts it into
 // as the index has them (pieces(), lowercased) and as the name fields have them (each word folded,
 // a CJK word's bigrams of its folded form, as the worker asks names), as JSON [{terms, names}]:
 // tests/test_cjk.py holds them equal to generator/search/terms.py's cut. With --ranges instead of
 // a file, prints the code point ranges of the characters isCJK() takes, as [[first, last], ...].
 "use strict";
 const fs = require("node:fs");
-const { pieces, words, grams, fold, isCJK } = require("../../static/search-query.js");
+const { pieces, words, grams, fold, isCJK } = require("../../static/search/query.js");
 
 function cut(text) {
   return {

@@ -7,16 +7,16 @@ const fs = require("node:fs");
 const path = require("node:path");
 const assert = require("node:assert/strict");
 const lunr = require(path.join(__dirname, "../../node_modules/lunr"));
-const { loadIndex, unpackIndex } = require("../../static/search-index.js");
-const { queryTerms } = require("../../static/search-answer.js");
-const { parseIndex } = require("../../static/search-read.js");
+const { loadIndex, unpackIndex } = require("../../static/search/index.js");
+const { queryTerms } = require("../../static/search/answer.js");
+const { parseIndex } = require("../../static/search/read.js");
 
 const bytes = fs.readFileSync(process.argv[2]);
 const packed = JSON.parse(bytes.toString("utf8"));
 const lazy = loadIndex(lunr, packed);
 const fromBytes = loadIndex(lunr, parseIndex(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)));
 const eager = lunr.Index.load(unpackIndex(packed));
-// why: with search-answer.js at hand the lazy index answers from the packed table, not lunr
+// why: with search/answer.js at hand the lazy index answers from the packed table, not lunr
 assert.equal(typeof lazy.queryTerms, "function");
 const queries = ["-agents", "-web -agents", "*", "unlearning", "language models", "web agents", "-llm agents", "title:agents",
   "+web +agents", "retreival~1", "*ing", "tr*ns", "transf*", "a*", "e*", "zzz", "zzz*"];

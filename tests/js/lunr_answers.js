@@ -1,5 +1,5 @@
 // node lunr_answers.js PACKED.json QUERIES.json: prints, for each query, the lunr clauses the search
-// worker builds for it (static/search-worker.js's plan) and what lunr.js's own Index#query answers
+// worker builds for it (static/search/worker.js's plan) and what lunr.js's own Index#query answers
 // them with on lunr.Index.load(unpackIndex(packed)), as JSON [{clauses, results: [[ref, score]]}]:
 // tests/test_cjk.py asks lunr.py the same clauses and holds the answers equal.
 "use strict";

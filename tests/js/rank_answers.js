@@ -1,6 +1,6 @@
 // node rank_answers.js PACKED.json QUERIES.json [META.json DOCS.json]: prints, for each query, the
 // refs the search worker ranks for it (before facets and phrases) and what it searched instead, as
-// JSON: the worker's own code (static/search-worker.js) with lunr.js and our scripts, on a packed
+// JSON: the worker's own code (static/search/worker.js) with lunr.js and our scripts, on a packed
 // index (tests/test_search_ranking.py). Given the facet table (search/meta.json) and the document
 // store's chunks by name (search/docs/<name>.json, all in one object), also what the worker answers
 // in full: `found`, the refs after phrases and exclusions, and `shown`, each shown result's title

@@ -1,8 +1,8 @@
-// Unit tests of static/search-query.js, run by node's test runner (tests/test_search_js.py).
+// Unit tests of static/search/query.js, run by node's test runner (tests/test_search_js.py).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { parseQuery, words, fold, edits, distance, grams, pieces, isCJK } = require("../../static/search-query.js");
+const { parseQuery, words, fold, edits, distance, grams, pieces, isCJK } = require("../../static/search/query.js");
 const CJK_VECTORS = require("./cjk_vectors.json");
 
 const clause = (w, extra) => Object.assign({ words: w, fields: null, presence: "any", phrase: false }, extra);

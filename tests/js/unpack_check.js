@@ -1,12 +1,12 @@
-// node unpack_check.js PACKED.json RAW.json: exits 0 when static/search-index.js unpacks the
+// node unpack_check.js PACKED.json RAW.json: exits 0 when static/search/index.js unpacks the
 // packed index into exactly the index lunr.py serialised (run by tests/test_search_js.py), whether
-// it is given the file's JSON, or static/search-read.js's reading of its bytes, at once or as they
+// it is given the file's JSON, or static/search/read.js's reading of its bytes, at once or as they
 // arrive in chunks of any size; its terms sorted as lunr.js sorts them.
 "use strict";
 const fs = require("node:fs");
 const assert = require("node:assert/strict");
-const { unpackIndex } = require("../../static/search-index.js");
-const { parseIndex, readIndex } = require("../../static/search-read.js");
+const { unpackIndex } = require("../../static/search/index.js");
+const { parseIndex, readIndex } = require("../../static/search/read.js");
 
 const [packedPath, rawPath] = process.argv.slice(2);
 const bytes = fs.readFileSync(packedPath);

@@ -5,8 +5,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 const vm = require("node:vm");
 
-const SCRIPTS = ["node_modules/lunr/lunr.js", "static/search-query.js", "static/search-index.js",
-  "static/search-answer.js", "static/search-worker.js"];
+const SCRIPTS = ["node_modules/lunr/lunr.js", "static/search/query.js", "static/search/index.js",
+  "static/search/answer.js", "static/search/worker.js"];
 
 function loadWorker(packedPath) {
   const root = path.join(__dirname, "../..");
