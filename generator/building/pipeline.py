@@ -106,7 +106,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         # why: the search index first: its ~50 MB of arrays is a rebuild's largest passing need
         jobs = (search_jobs(site, terms) + page_jobs(site, theme, parts, related)
                 + feed_jobs(site, theme.templates) + bib_jobs(site, parts) + csl_jobs(parts)
-                + list_jobs(site, parts) + crawler_jobs(site))
+                + list_jobs(site, parts, related) + crawler_jobs(site))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)

@@ -139,6 +139,13 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "moreAuthors": N_("more"),
     "added": N_("added %(date)s"),
     "save": N_("Save"),
+    # why: "Saved" is the saved page's name in the menu; this is the state of a paper's button
+    "saveOn": N_("saved (the state of a paper's save button)"),
+    "follow": N_("Follow"),
+    "followOn": N_("Following"),
+    "storageFull": N_("This browser's storage for this site is full: what you saved and follow is "
+                      "shown as it is kept, and cannot change until some is freed (other sites' "
+                      "data in the browser's settings, or papers you no longer need)."),
     "tags": N_("Tags"),
     "abstract": N_("Abstract"),
     "draft": N_("draft"),
@@ -148,6 +155,17 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "onPaperPage": N_("Links, notes and BibTeX on the paper's page"),
     "abstractLoading": N_("Loading the abstract…"),
     "abstractFailed": N_("The abstract could not be loaded; it is on the paper's page."),
+    # reading/keys.js
+    "keysTitle": N_("Keys"),
+    "keysNext": N_("the next paper of the list"),
+    "keysPrevious": N_("the paper before"),
+    "keysOpen": N_("open it (Enter too)"),
+    "keysSave": N_("save it, or unsave it"),
+    "keysFollow": N_("follow the author or the tag, or stop"),
+    "keysSearch": N_("search"),
+    "keysHelp": N_("show these keys"),
+    "keysClose": N_("Close"),
+    "keysItem": N_("%(num)s of %(total)s: %(title)s"),
     # reading/list-controls.js
     "pages": N_("Pages"),
     "previousPage": N_("← Previous"),
@@ -157,6 +175,8 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "sortVenue": N_("by venue"),
     "papers": Np_("%(num)s paper", "%(num)s papers"),
     "papersTagged": Np_("%(num)s paper tagged %(tag)s", "%(num)s papers tagged %(tag)s"),
+    "papersKind": N_("%(papers)s presented as %(kind)s"),
+    "papersWords": N_("%(papers)s with “%(words)s”"),
     "listStatus": N_("%(papers)s, %(sort)s."),
     "listStatusPage": N_("%(papers)s, %(sort)s, page %(page)s of %(pages)s."),
     "removeTagFilter": N_("Remove the filter %(tag)s"),
@@ -176,6 +196,16 @@ SCRIPT_MESSAGES: dict[str, str | tuple[str, str]] = {
     "exportedCsl": Np_("Exported %(num)s saved paper as CSL-JSON (saved-papers.json).",
                        "Exported %(num)s saved papers as CSL-JSON (saved-papers.json)."),
     "exportFailed": N_("The export could not be made: the digest's files could not be loaded."),
+    "likeReason": Np_("related to %(num)s of your saved papers",
+                      "related to %(num)s of your saved papers"),
+    "anAuthor": N_("author"),
+    "aTag": N_("tag"),
+    "sharedTitle": Np_("A list of %(num)s paper shared with you", "A list of %(num)s papers shared with you"),
+    "sharedUnknown": Np_("%(num)s paper of the link is not in this digest (removed since, or the "
+                         "link was cut).", "%(num)s papers of the link are not in this digest "
+                         "(removed since, or the link was cut)."),
+    "sharedAdded": Np_("Added %(num)s paper to your saved papers.",
+                       "Added %(num)s papers to your saved papers."),
     "clearConfirm": Np_("Remove the %(num)s saved paper from this browser?",
                         "Remove all %(num)s saved papers from this browser?"),
     "cleared": Np_("Removed %(num)s saved paper from this browser.",

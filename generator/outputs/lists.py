@@ -4,7 +4,7 @@ and list.json, the data the browser sorts, filters and saves papers from."""
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..model import urls as paths
 from ..model.languages import text_language
@@ -93,24 +93,28 @@ def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
             "venue": [n for n, _ in venue]}
 
 
-def list_jobs(site: Site, parts: Sequence[PaperParts]) -> list[FileJob]:
+def list_jobs(site: Site, parts: Sequence[PaperParts],
+              related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
     """list.json: every paper of the site (its entry from `parts`, the papers'
-    paperparts.paper_parts() in the site's order), its tags and the sort orders."""
+    paperparts.paper_parts() in the site's order), its tags, the sort orders, and each paper's
+    related papers (by place in the list: the saved page finds papers like the ones saved)."""
     urls = Urls(site.config.base_url)
     entries = tuple(part.listed for part in parts)
     tags = tuple({"slug": g.tag.slug, "name": g.tag.name, "url": urls.path(paths.tag_file(g.tag.slug))}
                  for g in site.tags)
-    return [FileJob(paths.LIST_DATA, list_json, (entries, tags, list_orders(site.papers)))]
+    at = {paper.slug: n for n, paper in enumerate(site.papers)}
+    near = [[at[slug] for slug in related.get(paper.slug, ())] for paper in site.papers]
+    return [FileJob(paths.LIST_DATA, list_json, (entries, tags, list_orders(site.papers), near))]
 
 
 def list_json(entries: tuple[str, ...], tags: tuple[dict[str, str], ...],
-              orders: dict[str, list[int]]) -> bytes:
+              orders: dict[str, list[int]], related: list[list[int]]) -> bytes:
     """Compact, key-sorted UTF-8 JSON of the list, its papers' entries given as JSON text: the
     same list always gives the same bytes."""
     # why: an entry is hashed and held as one string, not as a dict of a dozen values; the object
     # around the entries is written in the key order json.dumps(sort_keys=True) gives
     return (f'{{"orders":{_compact(orders)},"papers":[{",".join(entries)}],'
-            f'"tags":{_compact(list(tags))}}}').encode()
+            f'"related":{_compact(related)},"tags":{_compact(list(tags))}}}').encode()
 
 
 def _compact(value: Any) -> str:

@@ -251,8 +251,12 @@ def author_links(names: tuple[str, ...], urls: Urls, author_pages: int) -> list[
 
 def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """What the home page's first page shows besides its papers: how many there are and when
-    the digest was last updated, and the tags its filter offers, with their paper counts."""
-    return {"total": len(site.papers), "tag_count": len(site.tags),
+    the digest was last updated, the tags its filter offers, with their paper counts, and the
+    kinds of presentation (oral, spotlight, poster) its papers have, if any."""
+    shown = {paper.presentation for paper in site.papers if paper.presentation}
+    kinds = [{"value": kind, "label": presentation_label(kind, ui)}
+             for kind in ("oral", "spotlight", "poster") if kind in shown]
+    return {"total": len(site.papers), "tag_count": len(site.tags), "kinds": kinds,
             "updated": site.updated.date().isoformat(), "updated_human": ui.date(site.updated.date()),
             "filter_tags": [{"slug": g.tag.slug, "name": g.tag.name, "count": len(g.papers)}
                             for g in site.tags]}

@@ -1,8 +1,10 @@
-/* Sorting and filtering the home page's list across every paper, not one page of it. The
-   state is in the URL (?sort=title&tag=llm&tag=agents&page=2), so it can be shared, reloaded
-   and gone Back to. list.json is fetched when a reader first uses a control (or opens such a
-   URL); until then, and without JavaScript, the build's own pages are the list. The orders
-   come made from the build: this script only filters and cuts pages. */
+/* Sorting and filtering the home page's list across every paper, not one page of it: by tags,
+   by words the title, authors, venue or tags must have (or, after a minus, must not), and by
+   how papers were presented (oral, spotlight, poster). The state is in the URL
+   (?sort=title&tag=llm&q=graph+-survey&kind=oral&page=2), so it can be shared, reloaded and gone
+   Back to. list.json is fetched when a reader first uses a control (or opens such a URL); until
+   then, and without JavaScript, the build's own pages are the list. The orders come made from
+   the build: this script only filters and cuts pages. */
 (() => {
   "use strict";
   const reading = window.DigestReading;
@@ -11,7 +13,9 @@
   if (!reading || !form || !container || !window.fetch || !window.history.pushState) { return; }
   const { config, el, say, count, number } = reading;
   const sortSelect = document.getElementById("list-sort");
-  const tagSelect = document.getElementById("list-tag");
+  const tagSelect = document.getElementById("list-tag") || el("select"); // why: none without tags
+  const wordsBox = document.getElementById("list-words");
+  const kindSelect = document.getElementById("list-kind");
   const chips = document.getElementById("list-filters");
   const status = document.getElementById("list-status");
   const SORTS = { added: "sortAdded", title: "sortTitle", venue: "sortVenue" }; // their words' keys
@@ -24,13 +28,16 @@
     const params = new URLSearchParams(window.location.search);
     const sort = SORTS[params.get("sort")] ? params.get("sort") : "added";
     const page = Math.max(1, parseInt(params.get("page"), 10) || 1);
-    return { sort, tags: [...new Set(params.getAll("tag"))], page };
+    return { sort, tags: [...new Set(params.getAll("tag"))], page, q: params.get("q") || "",
+      kind: params.get("kind") || "" };
   }
 
   function urlOf(state) {
     const params = new URLSearchParams();
     if (state.sort !== "added") { params.set("sort", state.sort); }
     state.tags.forEach((tag) => params.append("tag", tag));
+    if (state.q.trim()) { params.set("q", state.q.trim()); }
+    if (state.kind) { params.set("kind", state.kind); }
     if (state.page > 1) { params.set("page", String(state.page)); }
     const query = params.toString();
     return config.home + (query ? `?${query}` : "");
@@ -41,9 +48,31 @@
     return !window.location.search && window.location.pathname === builtPath;
   }
 
-  function go(state, focusList) {
-    window.history.pushState(null, "", urlOf(state));
+  function go(state, focusList, replace) {
+    window.history[replace ? "replaceState" : "pushState"](null, "", urlOf(state));
     show(state, focusList);
+  }
+
+  /* ---- words: a paper must have each word (as the start of one of its words), and none of
+     the words after a minus, in its title, authors, venue or tags; accents and case aside ---- */
+  const fold = (text) => text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+  function wordsOf(q) {
+    const words = fold(q).split(/\s+/).filter((word) => word && word !== "-");
+    return { want: words.filter((word) => !word.startsWith("-")),
+      not: words.filter((word) => word.startsWith("-")).map((word) => word.slice(1)) };
+  }
+
+  function haystack(paper, tagsBySlug) {
+    const names = paper.authors.map((author) => author.name);
+    const tags = paper.tags.map((slug) => (tagsBySlug.get(slug) || {}).name || slug);
+    return ` ${fold([paper.text || paper.title, ...names, paper.venue, ...tags].join(" "))
+      .replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  }
+
+  function matches(words, text) {
+    const has = (word) => text.includes(` ${word.replace(/[^\p{L}\p{N}]+/gu, " ").trim()}`);
+    return words.want.every(has) && !words.not.some(has);
   }
 
   /* ---- drawing the list ----------------------------------------------------------------- */
@@ -94,8 +123,10 @@
 
   /** '12 papers tagged llm and agents, by title, page 2 of 3.' in the site's language. */
   function statusText(state, total, pages, tagsBySlug) {
-    const papers = state.tags.length ? count("papersTagged", total, { tag: names(state.tags, tagsBySlug) })
+    let papers = state.tags.length ? count("papersTagged", total, { tag: names(state.tags, tagsBySlug) })
       : count("papers", total);
+    if (state.kind) { papers = say("papersKind", { papers, kind: say(state.kind) }); }
+    if (state.q.trim()) { papers = say("papersWords", { papers, words: state.q.trim() }); }
     const values = { papers, sort: say(SORTS[state.sort]), page: number(state.page), pages: number(pages) };
     return say(pages > 1 ? "listStatusPage" : "listStatus", values);
   }
@@ -128,6 +159,8 @@
   async function show(state, focusList) {
     const mine = ++drawing;
     sortSelect.value = state.sort;
+    if (document.activeElement !== wordsBox) { wordsBox.value = state.q; } // why: not under the typing
+    if (kindSelect) { kindSelect.value = state.kind; }
     if (onBuiltPage()) {
       container.replaceChildren(...serverRows);
       chips.replaceChildren();
@@ -145,8 +178,13 @@
     if (mine !== drawing) { return; } // why: a later choice was made while this one loaded
     const tagsBySlug = new Map(data.tags.map((tag) => [tag.slug, tag]));
     state = { ...state, tags: state.tags.filter((slug) => tagsBySlug.has(slug)) };
-    const refs = data.orders[state.sort].filter(
-      (ref) => state.tags.every((tag) => data.papers[ref].tags.includes(tag)));
+    const words = wordsOf(state.q);
+    const refs = data.orders[state.sort].filter((ref) => {
+      const paper = data.papers[ref];
+      return state.tags.every((tag) => paper.tags.includes(tag))
+        && (!state.kind || paper.presentation === state.kind)
+        && (!state.q.trim() || matches(words, haystack(paper, tagsBySlug)));
+    });
     const pages = Math.max(1, Math.ceil(refs.length / config.page_size));
     state.page = Math.min(state.page, pages);
     const start = (state.page - 1) * config.page_size;
@@ -167,6 +205,16 @@
   sortSelect.addEventListener("change", () => {
     go({ ...readState(), sort: sortSelect.value, page: 1 });
   });
+  let typing = 0;
+  wordsBox.addEventListener("input", () => {
+    window.clearTimeout(typing);
+    // why: the list follows the words as they are typed; one history entry for the typing
+    typing = window.setTimeout(() => go({ ...readState(), q: wordsBox.value, page: 1 }, false,
+      readState().q !== ""), 250);
+  });
+  if (kindSelect) {
+    kindSelect.addEventListener("change", () => go({ ...readState(), kind: kindSelect.value, page: 1 }));
+  }
   function addTag() {
     const tag = tagSelect.value;
     tagSelect.value = "";
@@ -201,7 +249,12 @@
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    addTag();
+    if (document.activeElement === wordsBox) {
+      window.clearTimeout(typing);
+      go({ ...readState(), q: wordsBox.value, page: 1 }, true);
+    } else {
+      addTag();
+    }
   });
   window.addEventListener("popstate", () => { show(readState()); });
 

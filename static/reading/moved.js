@@ -5,22 +5,11 @@
    list: an old link or bookmark still finds the author. */
 (() => {
   "use strict";
-  const settings = window.DigestSettings;
-  if (!settings || !window.TextEncoder) { return; }
-  const { home, author_pages: pages } = settings.reading;
-  const authors = `${home}authors/`;
+  const shared = window.Digest;
+  if (!shared || !window.TextEncoder) { return; }
+  const authors = `${shared.settings.reading.home}authors/`;
   const path = window.location.pathname;
   if (!path.startsWith(authors)) { return; }
-
-  /** The page of authors `slug` is on: FNV-1a (32 bits) of its UTF-8 bytes modulo the number
-      of pages, in hex, as generator/model/urls.py's bucket() computes it. */
-  function bucket(slug) {
-    let digest = 0x811c9dc5;
-    new TextEncoder().encode(slug).forEach((byte) => {
-      digest = Math.imul(digest ^ byte, 0x01000193) >>> 0;
-    });
-    return (digest % pages).toString(16).padStart((pages - 1).toString(16).length, "0");
-  }
 
   function decoded(text) {
     try {
@@ -39,7 +28,6 @@
   } else if (!listed && page && !page.includes("/")) {
     slug = decoded(page);
   }
-  if (slug && bucket(slug) !== page) {
-    window.location.replace(`${authors}${bucket(slug)}/#author-${encodeURIComponent(slug)}`);
-  }
+  const moved = slug && shared.authorUrl(slug);
+  if (moved && !moved.startsWith(`${authors}${page}/#`)) { window.location.replace(moved); }
 })();

@@ -1,44 +1,57 @@
-/* What a reader keeps in their own browser: saved papers and the day of their last visit.
-   Save buttons (<button data-save="SLUG" aria-pressed hidden>) are shown and wired here, rows
-   of papers added since the reader's previous visit get a "new" badge, and other scripts draw
-   rows from list.json with row(). Nothing is sent anywhere: the storage is localStorage, and the
-   only requests are for this site's own files. Without JavaScript none of it appears. */
+/* What a reader keeps in their own browser: saved papers, the authors and tags they follow, and
+   the day of their last visit. Rows and paper pages get a save button, authors' sections and tag
+   pages a follow button, and rows of papers added since the previous visit a "new" badge. When
+   the browser's storage for the site is full, all of it is shown as it is kept and the buttons
+   say why they cannot change it; nothing vanishes. Nothing is sent anywhere: the storage is
+   localStorage, and the only requests are for this site's own files. Without JavaScript none of
+   it appears. */
 (() => {
   "use strict";
   const shared = window.Digest; // why: settings and words (shared/digest.js)
-  if (!shared) { return; }
-  const { say, count, number, list, around, el, link } = shared;
+  const rows = window.DigestRows;
+  if (!shared || !rows) { return; }
+  const { say, count, number, list, el } = shared;
   const config = shared.settings.reading;
 
   /* ---- storage: one key per kind of thing, under the site's own name (several digests can
-     share an origin, as GitHub project sites do) ---------------------------------------------- */
+     share an origin, as GitHub project sites do, and so share its quota) ----------------------- */
   const storage = {
+    /** "ok"; "full": what is kept can be read, not changed (the origin's storage is full);
+        "off": storage is not allowed at all (a privacy setting). */
+    state: (() => {
+      try {
+        window.localStorage.getItem(`${config.store}saved`);
+      } catch (error) {
+        return "off";
+      }
+      try {
+        window.localStorage.setItem(`${config.store}probe`, "1");
+        window.localStorage.removeItem(`${config.store}probe`);
+        return "ok";
+      } catch (error) {
+        return "full";
+      }
+    })(),
     read(name, fallback) {
       try {
         const text = window.localStorage.getItem(config.store + name);
         return text === null ? fallback : JSON.parse(text);
       } catch (error) {
-        return fallback; // why: storage off (a privacy setting) or a value garbled by hand
+        return fallback; // why: storage off, or a value garbled by hand
       }
     },
     write(name, value) {
+      if (storage.state !== "ok") { return false; }
       try {
         window.localStorage.setItem(config.store + name, JSON.stringify(value));
         return true;
       } catch (error) {
+        storage.state = "full"; // why: the quota ran out since the page opened
+        document.dispatchEvent(new CustomEvent("digest:storage"));
         return false;
       }
     },
-    works() {
-      try {
-        const probe = config.store + "probe";
-        window.localStorage.setItem(probe, "1");
-        window.localStorage.removeItem(probe);
-        return true;
-      } catch (error) {
-        return false;
-      }
-    }
+    works() { return storage.state === "ok"; }
   };
 
   /* ---- saved papers: [{slug, title, saved}], most recently saved first ------------------- */
@@ -54,34 +67,67 @@
       storage.write("saved", next);
       changed();
     },
+    /** Adds `items` ({slug, title}) not saved yet, after the ones saved; how many were new. */
+    add(items) {
+      const known = new Set(saved.list().map((item) => item.slug));
+      const fresh = items.filter((item) => !known.has(item.slug))
+        .map((item) => ({ slug: item.slug, title: item.title, saved: new Date().toISOString() }));
+      if (fresh.length) { storage.write("saved", [...saved.list(), ...fresh]); }
+      changed();
+      return fresh.length;
+    },
     clear() {
       storage.write("saved", []);
       changed();
     }
   };
 
-  /** Every save button shows the new state, and pages that list saved papers hear of it. */
+  /* ---- follows: {authors: {slug: name}, tags: {slug: name}} ------------------------------ */
+  const follows = {
+    all() {
+      const value = storage.read("follows", {});
+      const kinds = {};
+      for (const kind of ["authors", "tags"]) {
+        const known = value && typeof value[kind] === "object" && value[kind] ? value[kind] : {};
+        kinds[kind] = Object.fromEntries(Object.entries(known).filter(([, name]) => typeof name === "string"));
+      }
+      return kinds;
+    },
+    has(kind, slug) { return Object.prototype.hasOwnProperty.call(follows.all()[kind], slug); },
+    set(kind, slug, name, on) {
+      const all = follows.all();
+      if (on) { all[kind][slug] = name; } else { delete all[kind][slug]; }
+      storage.write("follows", all);
+      changed();
+    }
+  };
+
+  /** Every button shows the new state, and pages that list saved papers hear of it. */
   function changed() {
-    refreshToggles(document);
+    refresh(document);
     document.dispatchEvent(new CustomEvent("digest:saved"));
   }
 
-  function titleOf(button) {
-    const row = button.closest("[data-paper]");
-    const heading = row ? row.querySelector(".card-title a") : document.querySelector("h1");
-    return heading ? heading.textContent.trim() : button.dataset.save;
+  /* ---- buttons: save on rows and paper pages, follow on authors' sections and tag pages ---- */
+  function toggle(className, label) {
+    const button = el("button", className);
+    button.type = "button";
+    button.setAttribute("aria-pressed", "false");
+    button.append(el("span", "toggle-label", label));
+    return button;
   }
 
-  function refreshToggles(root) {
-    const slugs = new Set(saved.list().map((item) => item.slug));
-    root.querySelectorAll("button[data-save]").forEach((button) => {
-      button.setAttribute("aria-pressed", String(slugs.has(button.dataset.save)));
-    });
+  /** A row's save button: a star, and the paper's title for those who cannot see the row. */
+  function saveButton(slug, title) {
+    const button = toggle("save-toggle", say("save"));
+    button.dataset.save = slug;
+    button.append(el("span", "visually-hidden", ` ${title}`));
+    return button;
   }
 
-  /** Gives each row below `root` its save button: made here, not by the build, as without
-      JavaScript it could do nothing (and it was ~15% of every list's bytes). */
-  function addToggles(root) {
+  /** Gives the rows, paper page, authors' sections and tag page below `root` their buttons:
+      made here, not by the build, as without JavaScript they could do nothing. */
+  function addButtons(root) {
     root.querySelectorAll("article.card[data-paper]").forEach((row) => {
       if (row.querySelector(".save-toggle")) { return; }
       const title = row.querySelector(".card-title a");
@@ -90,29 +136,66 @@
     });
     root.querySelectorAll("article.paper[data-paper] .links").forEach((links) => {
       if (links.querySelector(".save-toggle")) { return; }
-      const button = el("button", "button save-toggle", say("save"));
-      button.type = "button";
+      const button = toggle("button save-toggle", say("save"));
       button.dataset.save = links.closest("[data-paper]").dataset.paper;
-      button.setAttribute("aria-pressed", "false");
-      button.hidden = true;
       links.append(button);
+    });
+    root.querySelectorAll("section.author[id^='author-'] > h2").forEach((heading) => {
+      if (heading.nextElementSibling && heading.nextElementSibling.matches(".follow-toggle")) { return; }
+      const button = toggle("button follow-toggle", say("follow"));
+      button.dataset.followAuthors = heading.parentElement.id.slice("author-".length);
+      button.dataset.name = heading.textContent.trim();
+      heading.after(button);
+    });
+    root.querySelectorAll("h1[data-tag]").forEach((heading) => {
+      if (heading.nextElementSibling && heading.nextElementSibling.matches(".follow-toggle")) { return; }
+      const button = toggle("button follow-toggle", say("follow"));
+      button.dataset.followTags = heading.dataset.tag;
+      button.dataset.name = heading.dataset.name;
+      heading.after(button);
     });
   }
 
-  /** Shows and wires the save buttons below `root` (once each). */
-  function wireToggles(root) {
-    if (!storage.works()) { return; } // why: a button that cannot keep anything stays hidden
-    addToggles(root);
-    root.querySelectorAll("button[data-save]").forEach((button) => {
-      if (button.dataset.wired) { return; }
-      button.dataset.wired = "true";
-      button.hidden = false;
-      button.addEventListener("click", () => {
-        const on = button.getAttribute("aria-pressed") !== "true";
-        saved.set(button.dataset.save, titleOf(button), on);
+  /** Each button's state and words: pressed or not, and why it cannot change when it cannot. */
+  function refresh(root) {
+    const slugs = new Set(saved.list().map((item) => item.slug));
+    const followed = follows.all();
+    root.querySelectorAll("button[data-save], button[data-follow-authors], button[data-follow-tags]")
+      .forEach((button) => {
+        const on = button.dataset.save ? slugs.has(button.dataset.save)
+          : button.dataset.followAuthors ? button.dataset.followAuthors in followed.authors
+            : button.dataset.followTags in followed.tags;
+        button.setAttribute("aria-pressed", String(on));
+        const kind = button.dataset.save ? "save" : "follow";
+        button.querySelector(".toggle-label").textContent = say(on ? `${kind}On` : kind);
+        button.disabled = storage.state === "full";
+        button.title = storage.state === "full" ? say("storageFull") : "";
       });
-    });
-    refreshToggles(root);
+  }
+
+  function press(button) {
+    const on = button.getAttribute("aria-pressed") !== "true";
+    if (button.dataset.save) {
+      const row = button.closest("[data-paper]");
+      const heading = row && row.querySelector(".card-title a") || document.querySelector("h1");
+      saved.set(button.dataset.save, heading ? heading.textContent.trim() : button.dataset.save, on);
+    } else {
+      const kind = button.dataset.followAuthors ? "authors" : "tags";
+      follows.set(kind, button.dataset.followAuthors || button.dataset.followTags, button.dataset.name, on);
+    }
+  }
+
+  /** Shows and wires the buttons below `root` (once each); with storage off, there are none. */
+  function wireButtons(root) {
+    if (storage.state === "off") { return; }
+    addButtons(root);
+    root.querySelectorAll("button[data-save], button[data-follow-authors], button[data-follow-tags]")
+      .forEach((button) => {
+        if (button.dataset.wired) { return; }
+        button.dataset.wired = "true";
+        button.addEventListener("click", () => press(button));
+      });
+    refresh(root);
   }
 
   /* ---- "new since your last visit": the day of this visit and of the one before ----------- */
@@ -129,7 +212,7 @@
     const day = today();
     const known = visits && typeof visits.current === "string" ? visits : { current: "", last: "" };
     const next = known.current === day ? known : { last: known.current, current: day };
-    storage.write("visits", next);
+    if (next !== known) { storage.write("visits", next); }
     return typeof next.last === "string" ? next.last : "";
   }
 
@@ -148,146 +231,7 @@
     });
   }
 
-  /* ---- rows drawn from list.json, laid out as the build's paper_card.html ---------------- */
-  let listData = null;
-  /** list.json, fetched once, when a reader first sorts, filters or opens the saved page. */
-  function loadList() {
-    if (!listData) {
-      listData = fetch(config.list).then((response) => {
-        if (!response.ok) { throw new Error(`${config.list}: HTTP ${response.status}`); }
-        return response.json();
-      });
-      listData.catch(() => { listData = null; });
-    }
-    return listData;
-  }
-
-  const paperPages = new Map();
-  /** The paper page at `url`, parsed, fetched once (a failed fetch is tried again later). */
-  function paperPage(url) {
-    if (!paperPages.has(url)) {
-      const page = fetch(url).then((response) => {
-        if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }
-        return response.text();
-      }).then((html) => new DOMParser().parseFromString(html, "text/html"));
-      page.catch(() => { paperPages.delete(url); });
-      paperPages.set(url, page);
-    }
-    return paperPages.get(url);
-  }
-
-  /** The links of a paper page (PDF, arXiv, code…) as a row shows them. */
-  function rowLinks(page) {
-    const links = el("p", "links");
-    page.querySelectorAll("article.paper .links a[href]").forEach((source) => {
-      const a = link(source.getAttribute("href"), source.textContent);
-      a.className = Array.from(source.classList).filter((name) => name.startsWith("link-"))
-        .concat("link").join(" ");
-      a.rel = "noopener";
-      links.append(a);
-    });
-    return links;
-  }
-
-  /** A row's folded part, the first time it is opened: its paper's abstract and links, from
-      the paper's own page (a row is a pointer: the abstract is not repeated in every list). */
-  function unfold(details) {
-    const title = details.closest("[data-paper]") && details.closest("[data-paper]").querySelector(".card-title a");
-    if (!details.open || details.dataset.filled || !title) { return; }
-    details.dataset.filled = "true";
-    const url = title.getAttribute("href");
-    const body = el("div", "abstract", say("abstractLoading"));
-    const pointer = el("p", "on-paper-page");
-    pointer.append(link(url, say("onPaperPage")));
-    details.append(body);
-    paperPage(url).then((page) => {
-      const abstract = page.querySelector("article.paper .abstract");
-      if (!abstract) { throw new Error(`${url}: no abstract`); }
-      body.replaceChildren(...Array.from(abstract.childNodes, (node) => document.importNode(node, true)));
-      if (abstract.lang) { body.lang = abstract.lang; } // why: not the loading words'
-      body.after(rowLinks(page), pointer);
-    }).catch(() => {
-      body.textContent = say("abstractFailed");
-      body.after(pointer);
-    });
-  }
-  // why: "toggle" does not bubble; caught on its way down, it serves every row, built or drawn
-  document.addEventListener("toggle", (event) => {
-    if (event.target instanceof HTMLDetailsElement && event.target.matches(".card-more")) {
-      unfold(event.target);
-    }
-  }, true);
-
-  function metaLine(paper) {
-    const meta = el("p", "meta card-meta");
-    const authors = el("span", "short-authors");
-    paper.authors.forEach((author, n) => {
-      if (n) { authors.append(", "); }
-      authors.append(author.url ? link(author.url, author.name) : author.name);
-    });
-    if (paper.more) {
-      authors.append(` +${paper.more} ${say("moreAuthors")}`);
-    }
-    meta.append(authors);
-    if (paper.venue) { meta.append(" · ", el("span", "", paper.venue)); }
-    if (paper.presentation) {
-      meta.append(" ", el("span", "badge", say(paper.presentation) || paper.presentation));
-    }
-    const added = el("span", "added");
-    const time = el("time", "", paper.added_human);
-    time.dateTime = paper.added;
-    added.append(...around("added", "date", time));
-    meta.append(" · ", added);
-    return meta;
-  }
-
-  function saveButton(slug, title) {
-    const save = el("button", "save-toggle");
-    save.type = "button";
-    save.dataset.save = slug;
-    save.setAttribute("aria-pressed", "false");
-    save.hidden = true;
-    save.append(el("span", "save-label", say("save")), el("span", "visually-hidden", ` ${title}`));
-    return save;
-  }
-
-  function tagList(paper, tagsBySlug) {
-    const list = el("ul", "tags");
-    list.setAttribute("aria-label", say("tags"));
-    paper.tags.forEach((slug) => {
-      const tag = tagsBySlug.get(slug);
-      if (!tag) { return; }
-      const item = el("li");
-      item.append(link(tag.url, tag.name));
-      list.append(item);
-    });
-    return list;
-  }
-
-  /** A row's folded part: opened, it shows the paper's abstract (see unfold). */
-  function folded() {
-    const details = el("details", "card-more");
-    details.append(el("summary", "", say("abstract")));
-    return details;
-  }
-
-  /** One paper of list.json as a row; `tagsBySlug` from list.json's tags. */
-  function row(paper, tagsBySlug) {
-    const article = el("article", "card");
-    article.dataset.paper = paper.slug;
-    const title = el("h2", "card-title");
-    const a = link(paper.url, "");
-    a.innerHTML = paper.title; // why: the build's own escaped title HTML (math as MathML)
-    if (paper.lang) { a.lang = paper.lang; }
-    title.append(a);
-    if (paper.draft) { title.append(" ", el("span", "badge", say("draft"))); }
-    article.append(title, metaLine(paper), saveButton(paper.slug, paper.text));
-    if (paper.tags.length) { article.append(tagList(paper, tagsBySlug)); }
-    article.append(folded());
-    return article;
-  }
-
-  /* ---- BibTeX cut from all.bib: a tag's papers (here), the saved ones (reading/saved-page.js) ----- */
+  /* ---- BibTeX cut from all.bib: a tag's papers (here), the saved ones (saved-page.js) ------ */
   async function fetchText(url) {
     const response = await fetch(url);
     if (!response.ok) { throw new Error(`${url}: HTTP ${response.status}`); }
@@ -318,23 +262,25 @@
     if (!a || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) { return; }
     event.preventDefault();
     const tag = a.dataset.bibTag;
-    Promise.all([loadList(), fetchText(config.bib)]).then(([data, text]) => {
+    Promise.all([rows.loadList(), fetchText(config.bib)]).then(([data, text]) => {
       const keys = new Set(data.papers.filter((paper) => paper.tags.includes(tag)).map((paper) => paper.key));
       download(`${tag}.bib`, "application/x-bibtex", bibEntries(text, keys));
     }).catch(() => { window.location.href = a.href; });
   });
 
-  /** Makes rows drawn by script (or the build) into live rows: save buttons and new badges. */
+  /** Makes rows drawn by script (or the build) into live rows: buttons and new badges. */
   function enliven(root) {
-    wireToggles(root);
+    wireButtons(root);
     markNew(root);
   }
 
   window.addEventListener("storage", (event) => {
-    if (event.key === config.store + "saved") { changed(); } // why: saved in another tab
+    if ([`${config.store}saved`, `${config.store}follows`].includes(event.key)) { changed(); } // why: another tab
   });
+  document.addEventListener("digest:storage", () => refresh(document));
 
-  window.DigestReading = { config, saved, storage, loadList, row, enliven, el, since,
-    say, count, number, list, fetchText, bibEntries, download };
+  window.DigestReading = { config, saved, follows, storage, since, enliven, press,
+    loadList: rows.loadList, row: rows.row, el, say, count, number, list,
+    fetchText, bibEntries, download };
   enliven(document);
 })();

@@ -54,5 +54,21 @@
     return a;
   }
 
-  window.Digest = { settings, say, count, number, list, around, el, link };
+  /** The name of the file of `count` that `key` is kept in: FNV-1a (32 bits) of its UTF-8
+      bytes modulo `count`, in hex, as generator/model/urls.py's bucket() names it. */
+  function bucket(key, count) {
+    let digest = 0x811c9dc5;
+    new TextEncoder().encode(key).forEach((byte) => {
+      digest = Math.imul(digest ^ byte, 0x01000193) >>> 0;
+    });
+    return (digest % count).toString(16).padStart((count - 1).toString(16).length, "0");
+  }
+
+  /** Where an author is listed: their section on the page of authors their slug hashes to. */
+  function authorUrl(slug) {
+    const { home, author_pages: pages } = settings.reading;
+    return `${home}authors/${bucket(slug, pages)}/#author-${encodeURIComponent(slug)}`;
+  }
+
+  window.Digest = { settings, say, count, number, list, around, el, link, bucket, authorUrl };
 })();
