@@ -97,8 +97,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         site = build_site(papers, config, updated_time(papers, os.environ))
-        timer.done("papers", f"{len(papers)} papers ({len(sources) - len(papers)} drafts left "
-                             f"out), {len(site.tags)} tags")
+        drafts = len(sources) - len(papers)
+        timer.done("papers", f"{len(papers)} papers ({drafts} draft{'' if drafts == 1 else 's'} "
+                             f"left out), {len(site.tags)} tags")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         related = related_papers(site.papers, terms)
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,

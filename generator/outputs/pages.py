@@ -215,7 +215,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str], ui: Interface) -
                 "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
         "assets": asset_urls,
-        "hide_header_search": False,
+        "hide_header_search": False, "wide": False,
     }
 
 
@@ -385,7 +385,7 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     recent = sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
     return {"page_title": ui.gettext("Search"),
             "description": ui.gettext("Search titles, authors, tags and abstracts"),
-            "hide_header_search": True, "total": len(site.papers),
+            "hide_header_search": True, "wide": True, "total": len(site.papers),
             "browse": {"tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags],
                        "recent": [{**paper_link(p, urls, site.config.language), "date": p.date.isoformat(),
                                    "date_human": ui.date(p.date)} for p in recent]}}
