@@ -2,7 +2,7 @@ import datetime as dt
 
 from factories import make_paper, make_site, parts_of
 from generator.model.citation import assign_keys, base_key, publication_year
-from generator.model.records import Link
+from generator.model.records import Citation, Link
 from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, tex_escape,
                                       verbatim)
 
@@ -138,3 +138,43 @@ def test_title_written_in_tex_is_kept_as_written():
 def test_title_with_an_unpaired_dollar_is_escaped_as_text():
     entry = bibtex_entry(make_paper("x", title=r"Costs $5 and \alpha"), "k", "https://example.org/x/")
     assert r"title = {{Costs \$5 and \textbackslash{}alpha}}," in entry
+
+
+PMLR_PAGE = "https://proceedings.mlr.press/v97/roeder19a.html"
+PMLR_PDF = "http://proceedings.mlr.press/v97/roeder19a/roeder19a.pdf"
+
+
+def test_an_entry_gives_back_what_the_citation_kept_and_the_papers_own_page():
+    cited = Citation(booktitle="Proceedings of the 36th International Conference on Machine "
+                     "Learning", series="Proceedings of Machine Learning Research",
+                     editor=("Kamalika Chaudhuri", "Ruslan Salakhutdinov"), publisher="PMLR",
+                     volume="97", pages="4445–4455")
+    paper = make_paper("x", title="Efficient Amortised Inference", venue="ICML 2019",
+                       citation=cited, links=(Link("pdf", "PDF", PMLR_PDF),
+                                              Link("page", "PMLR", PMLR_PAGE)))
+    assert bibtex_entry(paper, "roeder2019efficient", URL) == (
+        "@inproceedings{roeder2019efficient,\n"
+        "  title = {{Efficient Amortised Inference}},\n"
+        "  author = {Ada Lovelace},\n"
+        "  booktitle = {Proceedings of the 36th International Conference on Machine Learning},\n"
+        "  series = {Proceedings of Machine Learning Research},\n"
+        "  editor = {Kamalika Chaudhuri and Ruslan Salakhutdinov},\n"
+        "  publisher = {PMLR},\n"
+        "  volume = {97},\n"
+        "  pages = {4445--4455},\n"
+        "  year = {2019},\n"
+        f"  url = {{{PMLR_PAGE}}},\n"
+        f"  pdf = {{{PMLR_PDF}}},\n"
+        "}\n")
+
+
+def test_a_journal_makes_an_article_and_a_pdf_alone_is_the_url():
+    paper = make_paper("x", venue="JMLR 2020", citation=Citation(
+        journal="Journal of Machine Learning Research", volume="21", number="140"),
+        links=(Link("pdf", "PDF", "https://jmlr.org/papers/volume21/20-074/20-074.pdf"),))
+    entry = bibtex_entry(paper, "k", URL)
+    assert entry.startswith("@article{k,\n") and "booktitle" not in entry
+    assert "  journal = {Journal of Machine Learning Research},\n  volume = {21},\n" \
+           "  number = {140},\n  year = {2020},\n" in entry
+    assert "  url = {https://jmlr.org/papers/volume21/20-074/20-074.pdf},\n" in entry
+    assert "pdf =" not in entry, "the url gives it already"

@@ -220,3 +220,19 @@ def test_check_has_no_warnings_for_plain_latex(tmp_path):
         (write_content(tmp_path, {"x": paper_source(abstract=r"{\it a priori} $\ell_1$ \cite{a2019}")})
          / "papers").glob("*.md"))]
     assert checked.warnings == ()
+
+
+def test_citation_keeps_what_a_reference_needs_and_errs_on_an_unknown_key_or_a_number(tmp_path):
+    citation = {"booktitle": "Advances in Neural Information Processing Systems",
+                "editor": ["S. Bengio", "H. Wallach"], "publisher": "Curran Associates, Inc.",
+                "volume": "31", "pages": "4445–4455"}
+    [paper] = papers_from(tmp_path, x=paper_source(venue="NeurIPS 2018", citation=citation))
+    assert paper.citation.booktitle == "Advances in Neural Information Processing Systems"
+    assert paper.citation.editor == ("S. Bengio", "H. Wallach")
+    assert (paper.citation.volume, paper.citation.pages) == ("31", "4445–4455")
+    assert errors_from(tmp_path / "bad", x=paper_source(
+        citation={"volume": 31, "bookitle": "X", "editor": "S. Bengio"})) == [
+        (8, "citation.volume must be text, got the number 31; quote it"),
+        (9, "unknown key 'bookitle' in citation; did you mean 'booktitle'? (put free-form "
+            "values under 'extra:')"),
+        (10, "citation.editor must be a list of names, e.g. editor: [Kate Larson]")]

@@ -7,16 +7,16 @@ import re
 from dataclasses import dataclass
 
 from ..model.errors import BuildFailed, ContentError, display_path, unknown_key_message
-from ..model.records import LINK_KINDS, Paper, SourceFile, Tag
+from ..model.records import CITATION_KEYS, LINK_KINDS, Citation, Paper, SourceFile, Tag
 from .documents import ContentErrorRaised, SourceDoc, parse_document, slugify
-from .fields import FieldReader, describe
+from .fields import FORBIDDEN, FieldReader, describe
 from .latex import Reading, latex_findings, read_abstract, read_title
 from ..model.citation import arxiv_base
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
 
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "presentation", "tags", "links",
-              "tldr", "draft", "extra"}
+              "citation", "tldr", "draft", "extra"}
 PRESENTATIONS = ("oral", "spotlight", "poster")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -101,6 +101,7 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> tuple[Paper | None, dict[str,
         notes_html=notes_html, notes_text=html_to_text(notes_html),
         draft=draft,
         extra=fields.mapping_of("extra"),
+        citation=_citation(fields),
     )
     return (None if fields.errors else paper), readings
 
@@ -157,6 +158,29 @@ def _links(fields: FieldReader) -> tuple[dict[str, str], dict[str, str]]:
             if found_id:
                 ids[kind] = found_id
     return urls, ids
+
+
+def _citation(fields: FieldReader) -> Citation:
+    """`citation:`: known keys only, each text (`editor` a list of names)."""
+    values: dict[str, object] = {}
+    for key, value in fields.mapping_of("citation").items():
+        line = fields.child_line("citation", str(key))
+        if key not in CITATION_KEYS:
+            fields.error("citation", unknown_key_message(str(key), CITATION_KEYS, "citation"), line)
+        elif key == "editor":
+            names = value if isinstance(value, list) else [None]
+            if all(isinstance(name, str) and name.strip() and not FORBIDDEN.search(name)
+                   for name in names):
+                values[key] = tuple(name.strip() for name in names)
+            else:
+                fields.error("citation", "citation.editor must be a list of names, e.g. "
+                                         "editor: [Kate Larson]", line)
+        elif isinstance(value, str) and value.strip() and not FORBIDDEN.search(value):
+            values[key] = value.strip()
+        else:
+            fields.error("citation", f"citation.{key} must be text, got {describe(value)}; "
+                                     "quote it", line)
+    return Citation(**values)
 
 
 def _tag_slug_errors(checked: list[Checked]) -> list[ContentError]:

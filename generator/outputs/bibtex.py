@@ -1,8 +1,11 @@
 """BibTeX entries built from a paper's structured fields, never from cleaned-up text.
 
 Choices, so a reference manager gets what it expects:
-- `@inproceedings` with `booktitle` when the paper has a venue, else `@misc` (with
-  `eprint`/`archivePrefix` and a `howpublished` line for an arXiv preprint).
+- `@article` with `journal` when the paper's `citation:` names a journal; `@inproceedings`
+  with `booktitle` (the proceedings' full name from `citation:`, else the venue) when it has a
+  venue, else `@misc` (with `eprint`/`archivePrefix` and a `howpublished` line for an arXiv
+  preprint). What else `citation:` holds (series, editor, publisher, address, volume,
+  number, pages) follows, as its source gave it.
 - The title is wrapped in a second pair of braces: a digest cannot tell a proper noun
   ("Bayesian", "Transformer") from a title-cased word, and a style that lowercases
   "Bayesian" is wrong while one that keeps "Attacks" capitalised is merely a style.
@@ -13,9 +16,12 @@ Choices, so a reference manager gets what it expects:
   something to TeX are escaped, with macros whose braces stay balanced for BibTeX, and
   the ligatures ('--', "''", '!`') are broken with '{}', so the text reads back as it is.
 - Keys are ASCII: first author's last name, year, first significant title word.
+- `url` is the paper's own page at the proceedings, else its arXiv, OpenReview or DOI page,
+  else its PDF; the digest's page only when it has none of these (model/citation.work_url).
 - An OpenReview id the `url` does not give (it is the arXiv page when there is both) is an
-  `openreview` field: BibTeX styles ignore a field they do not know, and without it an
-  import of all.bib would lose the id.
+  `openreview` field, and a PDF the `url` does not give (a PMLR paper's) a `pdf` field: BibTeX
+  styles ignore a field they do not know, and without them an import of all.bib would lose
+  the id or the PDF.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import re
 from typing import Sequence
 
 from ..model import urls as paths
-from ..model.citation import openreview_beside, publication_year, work_url
+from ..model.citation import openreview_beside, own_pdf, publication_year, work_url
 from ..model.records import FileJob, Paper, PaperParts, Site
 
 # why: BibTeX counts braces even after a backslash, so '\{' would unbalance a field;
@@ -86,12 +92,16 @@ def _author(name: str) -> str:
 
 def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
     """(name, already-escaped value) pairs, in a fixed order."""
+    cited = paper.citation
     fields = [("title", "{" + tex_title(paper.title) + "}"),
               ("author", " and ".join(_author(a) for a in paper.authors))]
-    if paper.venue:
-        fields.append(("booktitle", tex_escape(paper.venue)))
+    if cited.journal:
+        fields.append(("journal", tex_escape(cited.journal)))
+    elif paper.venue or cited.booktitle:
+        fields.append(("booktitle", tex_escape(cited.booktitle or paper.venue)))
     elif "arxiv" in paper.ids:
         fields.append(("howpublished", "arXiv preprint arXiv:" + tex_escape(paper.ids["arxiv"])))
+    fields += _citation_fields(paper)
     fields.append(("year", str(publication_year(paper))))
     if "arxiv" in paper.ids:
         fields += [("eprint", verbatim(paper.ids["arxiv"])), ("archivePrefix", "arXiv")]
@@ -101,14 +111,30 @@ def entry_fields(paper: Paper, page_url: str) -> list[tuple[str, str]]:
     if forum := openreview_beside(paper, url):
         fields.append(("openreview", verbatim(forum)))
     fields.append(("url", verbatim(url)))
+    if pdf := own_pdf(paper, url):
+        fields.append(("pdf", verbatim(pdf)))
     if paper.tags:
         fields.append(("keywords", tex_escape(", ".join(t.name for t in paper.tags))))
     return fields
 
 
+def _citation_fields(paper: Paper) -> list[tuple[str, str]]:
+    """The series, editors, publisher, address, volume, number and pages its source gave."""
+    cited = paper.citation
+    fields = [("series", tex_escape(cited.series))] if cited.series else []
+    if cited.editor:
+        fields.append(("editor", " and ".join(_author(name) for name in cited.editor)))
+    fields += [(name, tex_escape(getattr(cited, name)))
+               for name in ("publisher", "address", "volume", "number") if getattr(cited, name)]
+    if cited.pages:  # why: BibTeX's range is '--'; tex_escape would break it as a ligature
+        fields.append(("pages", "--".join(tex_escape(part) for part in cited.pages.split("–"))))
+    return fields
+
+
 def bibtex_entry(paper: Paper, key: str, page_url: str) -> str:
     """One complete entry, ending in a newline."""
-    kind = "inproceedings" if paper.venue else "misc"
+    kind = "article" if paper.citation.journal else \
+        "inproceedings" if paper.venue or paper.citation.booktitle else "misc"
     body = "".join(f"  {name} = {{{value}}},\n" for name, value in entry_fields(paper, page_url))
     return f"@{kind}{{{key},\n{body}}}\n"
 
