@@ -1,10 +1,15 @@
 import datetime as dt
+import gzip
+import json
 
-from factories import make_paper, make_site, parts_of
+from factories import REPO, make_paper, make_site, parts_of
+from texcheck import math_problems
 from generator.model.citation import assign_keys, base_key, publication_year
 from generator.model.records import Citation, Link
-from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, tex_escape,
+from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, tex_escape, tex_title,
                                       verbatim)
+
+NEURIPS = REPO / "data/neurips2018-papers.jsonl.gz"
 
 URL = "https://example.org/digest/papers/x/"
 
@@ -178,3 +183,17 @@ def test_a_journal_makes_an_article_and_a_pdf_alone_is_the_url():
            "  number = {140},\n  year = {2020},\n" in entry
     assert "  url = {https://jmlr.org/papers/volume21/20-074/20-074.pdf},\n" in entry
     assert "pdf =" not in entry, "the url gives it already"
+
+
+def test_math_written_outside_math_is_put_in_math_and_bare_scripts_escaped():
+    assert tex_title(r"\ell_1-regression with \tilde{O}(\sqrt{n}) features") == (
+        r"$\ell_1$-regression with $\tilde{O}(\sqrt{n})$ features")
+    assert tex_title(r"{x_1} ~ y^2 -- $\alpha^2_i$'s \"{o} & #1") == (
+        r"{x\_1} ~ y\textasciicircum{}2 -- $\alpha^2_i$'s \"{o} \& \#1")
+
+
+def test_no_real_neurips_title_puts_a_math_command_or_script_outside_math_in_all_bib():
+    rows = [json.loads(line) for line in gzip.open(NEURIPS, "rt", encoding="utf-8")]
+    titles = [row["title"] for row in rows] + [r"\eps-DP with \cA_t and x_2", r"A^2 \alpha"]
+    assert {title: math_problems(tex_title(title)) for title in titles
+            if math_problems(tex_title(title))} == {}

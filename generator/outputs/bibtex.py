@@ -10,7 +10,9 @@ Choices, so a reference manager gets what it expects:
   ("Bayesian", "Transformer") from a title-cased word, and a style that lowercases
   "Bayesian" is wrong while one that keeps "Attacks" capitalised is merely a style.
 - A title written in TeX (math, macros) is kept as written, so `$\\ell_1$` stays math for
-  LaTeX; only a bare `&`, `%` or `#` in it is escaped. Other titles are plain text.
+  LaTeX; a bare `&`, `%`, `#`, `_` or `^` outside math is escaped, and math written outside
+  math ('\\alpha-Nets') is put in `$` (model/mathmode.py): LaTeX refuses either outside math
+  mode. Other titles are plain text.
 - Unicode is kept as it is: biber and current LaTeX read UTF-8, and converting to
   accent macros cannot express most scripts. Only the ten characters that mean
   something to TeX are escaped, with macros whose braces stay balanced for BibTeX, and
@@ -31,6 +33,7 @@ from typing import Sequence
 
 from ..model import urls as paths
 from ..model.citation import openreview_beside, own_pdf, publication_year, work_url
+from ..model.mathmode import math_in_math
 from ..model.records import FileJob, Paper, PaperParts, Site
 
 # why: BibTeX counts braces even after a backslash, so '\{' would unbalance a field;
@@ -47,7 +50,8 @@ _LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[!?])(?=`)")
 _VERBATIM_SPECIAL = re.compile(r"[{}\\\s]")
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 _WRITTEN_IN_TEX = re.compile(r"\\[A-Za-z]|\$")
-_BARE_SPECIAL = re.compile(r"(?<!\\)[&%#]")
+_BARE_SPECIAL = re.compile(r"(?<!\\)[&%#_]|(?<!\\)\^")
+_MATH = re.compile(r"(?<!\\)(\$\$?)(?:[^$\\]|\\.)*(?<!\\)\1", re.S)
 
 
 def tex_escape(text: str) -> str:
@@ -59,11 +63,22 @@ def tex_escape(text: str) -> str:
 
 def tex_title(title: str) -> str:
     """A title as a BibTeX field value: as written when it is TeX whose braces and dollars
-    pair up (bare `&`, `%`, `#` escaped), else plain text escaped (tex_escape)."""
+    pair up (math written outside math put in `$`; a bare `&`, `%`, `#`, `_` or `^` outside
+    math escaped), else plain text escaped (tex_escape)."""
     text = " ".join(title.split())
     if _WRITTEN_IN_TEX.search(text) and _pairs_up(text):
-        return _BARE_SPECIAL.sub(lambda m: "\\" + m.group(), text)
+        text, at, parts = math_in_math(text), 0, []
+        for math in _MATH.finditer(text):
+            parts += [_bare_specials(text[at:math.start()]), math.group()]
+            at = math.end()
+        return "".join(parts) + _bare_specials(text[at:])
     return tex_escape(text)
+
+
+def _bare_specials(text: str) -> str:
+    """Text mode's specials escaped: `&`, `%`, `#`, `_` and a caret that is no accent."""
+    return _BARE_SPECIAL.sub(lambda m: r"\textasciicircum{}" if m.group() == "^"
+                             else "\\" + m.group(), text)
 
 
 def _pairs_up(tex: str) -> bool:
