@@ -447,6 +447,18 @@ def test_text_spells_out_abbreviations_symbols_and_letters(src, expected):
     assert abstract_to_text(src) == expected
 
 
+@pytest.mark.parametrize('src, expected', [
+    (r'3\texttimes{} faster', '3× faster'),
+    (r'a 5\textmu m grid at 90\textdegree{} and 37\textcelsius', 'a 5µm grid at 90° and 37℃'),
+    (r'accuracy \textpm 2\%, \textonehalf{} of \textperthousand', 'accuracy ±2%, ½ of ‰'),
+    (r'\textquotedblleft ours\textquotedblright{} \textrightarrow{} \textsection 3',
+     '“ours” → §3'),
+])
+def test_textcomp_symbols_are_known_text_not_unknown_macros(src, expected):
+    reading = read_abstract(src)
+    assert (reading.text, reading.unknown_macros) == (expected, ())
+
+
 def test_unknown_math_macros_become_upright_names_or_best_guesses():
     reading = read_abstract(r'in time $\otilde(nd + r(s + \sqrt{r s}) / \gap^2)$')
     assert reading.unknown_macros == ('\\gap', '\\otilde')

@@ -11,6 +11,7 @@ from ..model.records import CITATION_KEYS, LINK_KINDS, Citation, Paper, SourceFi
 from .documents import ContentErrorRaised, SourceDoc, parse_document, slugify
 from .fields import FORBIDDEN, FieldReader, describe
 from .latex import Reading, latex_findings, read_abstract, read_title
+from .latexmacros import expand_macros
 from ..model.citation import arxiv_base
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
@@ -18,6 +19,8 @@ from .notes import html_to_text, notes_to_html
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "presentation", "tags", "links",
               "citation", "tldr", "draft", "extra"}
 PRESENTATIONS = ("oral", "spotlight", "poster")
+Macros = dict[str, str]
+"""site.yaml's `macros:` (SiteConfig.macros)."""
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -34,34 +37,39 @@ class Checked:
     warnings: tuple[ContentError, ...] = ()
     """What builds but was guessed: unknown LaTeX macros, unbalanced $ (see
     latex.latex_findings). The build prints them; a strict check fails on them."""
+    unknown_macros: tuple[str, ...] = ()
+    """The LaTeX macros of its title and abstract the reader did not know ('\\eps'), sorted."""
 
     def ok(self) -> bool:
         """Whether it is a Paper: an error is shown again by every build, never kept."""
         return self.paper is not None
 
 
-def validate(sources: list[SourceFile]) -> list[Paper]:
+def validate(sources: list[SourceFile], macros: Macros | None = None) -> list[Paper]:
     """Every paper file as a Paper, or BuildFailed listing every problem in every file."""
-    return combine([check_file(source) for source in sources])
+    return combine([check_file(source, macros) for source in sources])
 
 
-def check_file(source: SourceFile) -> Checked:
-    """One paper file read and checked: a pure function of its path and bytes."""
+def check_file(source: SourceFile, macros: Macros | None = None) -> Checked:
+    """One paper file read and checked, the digest's `macros` expanded: a pure function of
+    its path, its bytes and the macros."""
     try:
-        return check(parse_document(source))
+        return check(parse_document(source), macros)
     except ContentErrorRaised as raised:
         return Checked(None, (raised.error,), 1)
 
 
-def check(doc: SourceDoc) -> Checked:
+def check(doc: SourceDoc, macros: Macros | None = None) -> Checked:
     """One document on its own: every problem in it, or its Paper."""
     shown = display_path(doc.path)
     fields = FieldReader(shown, doc.front, "front matter")
-    paper, readings = _paper(doc, fields)
+    paper, readings = _paper(doc, fields, macros)
     id_lines = tuple((kind, fields.child_line("links", kind)) for kind in paper.ids) if paper else ()
     warnings = tuple(ContentError(shown, fields.line(field), message)
                      for field, message in latex_findings(readings))
-    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings)
+    unknown = tuple(sorted({name for reading in readings.values()
+                            for name in reading.unknown_macros}))
+    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings, unknown)
 
 
 def combine(checked: list[Checked]) -> list[Paper]:
@@ -75,13 +83,14 @@ def combine(checked: list[Checked]) -> list[Paper]:
     return [c.paper for c in good]
 
 
-def _paper(doc: SourceDoc, fields: FieldReader) -> tuple[Paper | None, dict[str, Reading]]:
+def _paper(doc: SourceDoc, fields: FieldReader,
+           macros: Macros | None) -> tuple[Paper | None, dict[str, Reading]]:
     """The Paper (None if a field is wrong), and how its title and abstract were read."""
     fields.reject_unknown(PAPER_KEYS)
     draft = fields.boolean("draft")
-    title = fields.text("title", required=True)
+    title = expand_macros(fields.text("title", required=True), macros)
     # why: an importer writes a paper whose source has no abstract (DBLP) as a draft to finish
-    abstract = fields.text("abstract", required=not draft)
+    abstract = expand_macros(fields.text("abstract", required=not draft), macros)
     urls, ids = _links(fields)
     notes_html = notes_to_html(doc.body)
     readings = {"title": read_title(title), "abstract": read_abstract(abstract)}

@@ -45,6 +45,9 @@ class SiteConfig:
     """Papers per page on the home and tag pages; later pages live at page/<n>/."""
     feed_items: int = 50
     """Newest papers in each RSS feed: readers fetch feeds often, and keep what they have seen."""
+    macros: dict[str, str] = field(default_factory=dict)
+    """The digest's own LaTeX macros, name (sorted) -> definition with `#1`… its arguments:
+    expanded in every title and abstract (content/latexmacros.py)."""
 
 
 @dataclass(frozen=True)
