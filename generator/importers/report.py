@@ -1,5 +1,5 @@
 """What an import did, grouped for the curator: created, updated, unchanged, skipped, drafts,
-what the sources said that was left out, tag warnings, then one line of counts."""
+what the sources said that was left out or repaired, tag warnings, then one line of counts."""
 
 from __future__ import annotations
 
@@ -21,13 +21,19 @@ def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
                       [f"{_path(d)}: add its abstract, then delete 'draft: true' (build --drafts "
                        "previews it)" for d in drafts])
     lines += _section("left out of the sources", list(plan.left_out))
+    lines += _section("repaired in the sources", list(plan.repaired))
     lines += _section("tag warnings", list(plan.warnings))
     counts = [f"{sum(d.action == action for d in plan.decisions)} {heading}"
               for action, heading in GROUPS]
     counts += [f"{len(drafts)} draft{'s' if len(drafts) != 1 else ''}",
                f"{len(plan.warnings)} tag warning{'s' if len(plan.warnings) != 1 else ''}"]
     ending = "; dry run, nothing was written" if dry_run else ""
-    return lines + [f"Import: {', '.join(counts)}{ending}."]
+    lines.append(f"Import: {', '.join(counts)}{ending}.")
+    failed = sum(d.failed for d in plan.decisions)
+    if failed:
+        lines.append(f"{failed} source entr{'ies' if failed > 1 else 'y'} could not be imported "
+                     "(skipped, above): fix them and import the file again.")
+    return lines
 
 
 def _section(heading: str, items: list[str]) -> list[str]:
