@@ -284,7 +284,7 @@ def _import_from(args: argparse.Namespace) -> ImportOptions:
 def _report_import(plan: ImportPlan, args: argparse.Namespace) -> int:
     """The report; 1 when a source entry was skipped as unreadable, else 0."""
     from .importers.report import report_lines
-    for line in report_lines(plan, dry_run=args.dry_run):
+    for line in report_lines(plan, args.dry_run, args.content / "site.yaml"):
         print(line)
     return 1 if any(decision.failed for decision in plan.decisions) else 0
 

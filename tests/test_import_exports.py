@@ -5,6 +5,7 @@ that `check --strict` is asked about."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -214,3 +215,45 @@ def test_acl_papers_whose_only_link_is_their_page_pass_check_strict(tmp_path, ca
     assert "check --strict" not in capsys.readouterr().out, "nothing to say: it would pass"
     assert run("check", "--strict", "--content", str(content)) == 0
     assert "2 papers, 0 errors" in capsys.readouterr().out
+
+
+# --- Import and check --strict agree -------------------------------------------------------
+
+def test_the_report_ends_with_the_undefined_macros_and_what_check_strict_would_say(
+        tmp_path, capsys):
+    content = digest(tmp_path)
+    assert run("import", "neurips2018-proceedings.bib", "--content", str(content)) == 0
+    report = capsys.readouterr().out.splitlines()
+    start = report.index(next(line for line in report if line.startswith("undefined LaTeX")))
+    assert report[start:start + 7] == [
+        f"undefined LaTeX macros (6); define each once for the digest, under 'macros:' in "
+        f"{content}/site.yaml:",
+        "  actions: '...'    # \\actions, in 1 paper: write its definition",
+        "  cA: '\\mathcal{A}'    # \\cA, in 1 paper: check this guess",
+        "  cS: '\\mathcal{S}'    # \\cS, in 1 paper: check this guess",
+        "  eps: '\\epsilon'    # \\eps, in 1 paper: check this guess",
+        "  norm: '\\left\\|#1\\right\\|'    # \\norm, in 1 paper: check this guess",
+        "  states: '...'    # \\states, in 1 paper: write its definition"]
+    assert report[start + 7] == "check --strict would fail on 4 of what was written:"
+    cut_short = [line for line in report[start + 8:] if "unbalanced $" in line]
+    assert len(cut_short) == 1 and "learning-without-the-phase.md:" in cut_short[0]
+    assert cut_short[0].endswith("(from neurips2018-proceedings.bib:57)")
+    strict = run("check", "--strict", "--content", str(content))
+    said = capsys.readouterr().err.splitlines()
+    assert strict == 1 and len(said) == 4
+    assert all(any(line in mine for mine in report) for line in said), "the import said it"
+
+
+def test_macros_in_site_yaml_leave_check_strict_only_what_the_source_lacks(tmp_path, capsys):
+    content = digest(tmp_path)
+    with (content / "site.yaml").open("a", encoding="utf-8") as site:
+        site.write("macros:\n  eps: \\varepsilon\n  cA: \\mathcal{A}\n  cS: \\mathcal{S}\n"
+                   "  actions: \\cA\n  states: \\cS\n"
+                   "  norm: '\\left\\lVert #1 \\right\\rVert'\n")
+    assert run("import", "neurips2018-proceedings.bib", "--content", str(content)) == 0
+    report = capsys.readouterr().out
+    assert "undefined LaTeX macros" not in report
+    assert report.count("unbalanced $") == 1
+    assert run("check", "--strict", "--content", str(content)) == 1
+    [only] = capsys.readouterr().err.splitlines()
+    assert re.search(r"learning-without-the-phase\.md:\d+: 1 unbalanced \$ in the abstract", only)

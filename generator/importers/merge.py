@@ -10,10 +10,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..content.config import load_config
 from ..content.documents import (PAPERS_DIR, ContentErrorRaised, SourceDoc, load_documents,
                                  paper_names, parse_document, slugify)
 from ..model.errors import BuildFailed, display_path
 from ..model.identity import identities, near_tags, normalise_tag
+from .aftercheck import AfterCheck, check_written
 from .incoming import IncomingPaper
 from .paperfile import new_paper_text, replaced_fields_text, write_atomically
 from .sources import read_sources
@@ -82,6 +84,8 @@ class ImportPlan:
     a valid doi id; left out' (IncomingPaper.dropped, with where it was read)."""
     repaired: tuple[str, ...] = ()
     """What the readers repaired in the sources, as 'file:line: what' (IncomingPaper.repaired)."""
+    checked: AfterCheck = AfterCheck()
+    """What `check --strict` would say of the files it writes (aftercheck.py)."""
 
     def writes(self) -> list[Decision]:
         """The decisions that write a file."""
@@ -336,7 +340,11 @@ def import_papers(incoming: list[IncomingPaper], content_dir: Path, options: Imp
     refused = [error for paper in incoming for error in (*paper.repaired, *paper.problems)]
     if options.strict and refused:
         raise BuildFailed(refused)
+    site_yaml = content_dir / "site.yaml"
+    macros = load_config(content_dir).macros if site_yaml.is_file() else {}
     plan = plan_import(incoming, read_existing(content_dir), content_dir / PAPERS_DIR, options)
+    plan = replace(plan, checked=check_written(
+        [(d.path, d.text, d.origin) for d in plan.writes() if d.path], macros))
     if not dry_run:
         apply_plan(plan)
     return plan

@@ -3,15 +3,20 @@ what the sources said that was left out or repaired, tag warnings, then one line
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..model.errors import display_path
+from .aftercheck import macro_lines
 from .merge import Decision, ImportPlan
 
 GROUPS = (("create", "created"), ("update", "updated"), ("unchanged", "unchanged"),
           ("skip", "skipped"))
 
 
-def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
-    """The report as lines of text, each group headed by its name and count."""
+def report_lines(plan: ImportPlan, dry_run: bool = False,
+                 site_yaml: Path = Path("content/site.yaml")) -> list[str]:
+    """The report as lines of text, each group headed by its name and count, ending with
+    what `check --strict` would say of the papers written (nothing when it would pass)."""
     lines: list[str] = []
     for action, heading in GROUPS:
         chosen = [d for d in plan.decisions if d.action == action]
@@ -33,6 +38,19 @@ def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
     if failed:
         lines.append(f"{failed} source entr{'ies' if failed > 1 else 'y'} could not be imported "
                      "(skipped, above): fix them and import the file again.")
+    return lines + _checked(plan, site_yaml)
+
+
+def _checked(plan: ImportPlan, site_yaml: Path) -> list[str]:
+    """The undefined macros with the lines that define them, then check --strict's findings."""
+    lines = []
+    if plan.checked.macros:
+        lines += [f"undefined LaTeX macros ({len(plan.checked.macros)}); define each once for "
+                  f"the digest, under 'macros:' in {display_path(site_yaml)}:",
+                  *(f"  {line}" for line in macro_lines(plan.checked.macros))]
+    if plan.checked.findings:
+        lines += [f"check --strict would fail on {len(plan.checked.findings)} of what was "
+                  "written:", *(f"  {finding}" for finding in plan.checked.findings)]
     return lines
 
 
