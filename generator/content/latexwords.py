@@ -73,6 +73,15 @@ TEXTCOMP = {
 }
 for _name in TEXT_SYMBOLS:
     TEXTCOMP.pop(_name, None)
+# siunitx's units and prefixes, as abstracts write them in \SI{105}{\micro\metre}
+TEXTCOMP.update({
+    "metre": "m", "meter": "m", "gram": "g", "second": "s", "ampere": "A", "kelvin": "K",
+    "mole": "mol", "candela": "cd", "hertz": "Hz", "newton": "N", "pascal": "Pa", "joule": "J",
+    "watt": "W", "volt": "V", "ohm": "Ω", "litre": "L", "liter": "L", "byte": "B", "bit": "bit",
+    "decibel": "dB", "degreeCelsius": "℃", "minute": "min", "hour": "h", "percent": "%",
+    "nano": "n", "micro": "µ", "milli": "m", "centi": "c", "kilo": "k", "mega": "M", "giga": "G",
+    "tera": "T", "pico": "p", "femto": "f",
+})
 # accent -> combining character: \'e, \"{o}, \c{c}; the lettered ones only before braces
 ACCENTS = {
     "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",

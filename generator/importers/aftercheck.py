@@ -49,7 +49,9 @@ def macro_lines(counts: tuple[tuple[str, int], ...]) -> list[str]:
     its definition guessed where the reader has a guess."""
     lines = []
     for name, count in counts:
-        guess = math_guess(name.lstrip("\\"), "")
+        # why: \l and \r are guessed as \left and \right only before a delimiter, which the
+        # digest's papers use them with; the other guesses do not look at what follows
+        guess = math_guess(name.lstrip("\\"), "(")
         value = "'" + guess.replace("'", "''") + "'" if guess else "'...'"
         papers = f"{count} paper{'s' if count != 1 else ''}"
         check = "check this guess" if guess else "write its definition"
