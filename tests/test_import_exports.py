@@ -5,6 +5,8 @@ that `check --strict` is asked about."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import shutil
 from pathlib import Path
@@ -14,9 +16,11 @@ import yaml
 
 from factories import REPO
 from generator.cli import main
+from generator.content.latex import read_title
 from generator.importers.bibtex import read_bibtex
 
 FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
+NEURIPS = REPO / "data/neurips2018-papers.jsonl.gz"
 
 
 @pytest.fixture(autouse=True)
@@ -181,6 +185,18 @@ def test_the_neurips_proceedings_escaped_title_is_the_tex_its_authors_wrote():
 def test_escaped_tex_in_a_title_comes_back_as_tex_with_its_math_in_math(escaped, tex):
     [paper] = read_bibtex(f"@misc{{k, title = {{{escaped}}}}}", "refs.bib")
     assert paper.title == tex
+
+
+def test_no_title_of_the_1008_neurips_papers_is_mangled_by_their_proceedings_bibtex():
+    rows = [json.loads(line) for line in gzip.open(NEURIPS, "rt", encoding="utf-8")]
+    papers = read_bibtex("\n\n".join(row["bibtex"] for row in rows), "neurips.bib")
+    shown = {row["title"]: (read_title(paper.title).text, read_title(row["title"]).text)
+             for row, paper in zip(rows, papers)}
+    assert {title: texts for title, texts in shown.items() if texts[0] != texts[1]} == {
+        # why: the proceedings wrote 'L\_0', no math: the source lost it, not the import
+        "Thwarting Adversarial Examples: An $L_0$-Robust Sparse Fourier Transform": (
+            "Thwarting Adversarial Examples: An L_0-Robust Sparse Fourier Transform",
+            "Thwarting Adversarial Examples: An L₀-Robust Sparse Fourier Transform")}
 
 
 # --- Landing pages kept; citations keep what the source knew -------------------------------
