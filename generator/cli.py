@@ -94,6 +94,9 @@ def _import_options(cmd: argparse.ArgumentParser) -> None:
                           "the digest has; the curator's fields are kept")
     cmd.add_argument("--dry-run", action="store_true",
                      help="print what would be done and write nothing")
+    cmd.add_argument("--strict", action="store_true",
+                     help="write nothing if a source entry had to be repaired or cannot be "
+                          "read (by default it is repaired, or skipped and the rest imported)")
 
 
 def _check_command(commands: argparse._SubParsersAction) -> None:
@@ -231,7 +234,7 @@ def run_import(args: argparse.Namespace) -> int:
     except BuildFailed as failed:
         _print_errors(failed, "Import failed", "nothing was written")
         return 1
-    return _report_import(plan, args.dry_run)
+    return _report_import(plan, args)
 
 
 def run_fetch(args: argparse.Namespace) -> int:
@@ -269,20 +272,21 @@ def _import_fetched(files: list[Path], temporary: Path | None, args: argparse.Na
         keep = "; --save DIR keeps the downloaded files" if temporary is not None else ""
         _print_errors(failed, "Import failed", f"nothing was written{keep}")
         return 1
-    return _report_import(plan, args.dry_run)
+    return _report_import(plan, args)
 
 
 def _import_from(args: argparse.Namespace) -> ImportOptions:
     from .importers.merge import ImportOptions
     return ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
-                         update=args.update)
+                         update=args.update, strict=args.strict)
 
 
-def _report_import(plan: ImportPlan, dry_run: bool) -> int:
+def _report_import(plan: ImportPlan, args: argparse.Namespace) -> int:
+    """The report; 1 when a source entry was skipped as unreadable, else 0."""
     from .importers.report import report_lines
-    for line in report_lines(plan, dry_run=dry_run):
+    for line in report_lines(plan, args.dry_run, args.content / "site.yaml"):
         print(line)
-    return 0
+    return 1 if any(decision.failed for decision in plan.decisions) else 0
 
 
 def _day(text: str) -> dt.date:

@@ -1,10 +1,15 @@
 import datetime as dt
+import gzip
+import json
 
-from factories import make_paper, make_site, parts_of
+from factories import REPO, make_paper, make_site, parts_of
+from texcheck import math_problems
 from generator.model.citation import assign_keys, base_key, publication_year
-from generator.model.records import Link
-from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, tex_escape,
+from generator.model.records import Citation, Link
+from generator.outputs.bibtex import (bib_file, bib_jobs, bibtex_entry, tex_escape, tex_title,
                                       verbatim)
+
+NEURIPS = REPO / "data/neurips2018-papers.jsonl.gz"
 
 URL = "https://example.org/digest/papers/x/"
 
@@ -137,3 +142,57 @@ def test_title_written_in_tex_is_kept_as_written():
 def test_title_with_an_unpaired_dollar_is_escaped_as_text():
     entry = bibtex_entry(make_paper("x", title=r"Costs $5 and \alpha"), "k", "https://example.org/x/")
     assert r"title = {{Costs \$5 and \textbackslash{}alpha}}," in entry
+
+
+PMLR_PAGE = "https://proceedings.mlr.press/v97/roeder19a.html"
+PMLR_PDF = "http://proceedings.mlr.press/v97/roeder19a/roeder19a.pdf"
+
+
+def test_an_entry_gives_back_what_the_citation_kept_and_the_papers_own_page():
+    cited = Citation(booktitle="Proceedings of the 36th International Conference on Machine "
+                     "Learning", series="Proceedings of Machine Learning Research",
+                     editor=("Kamalika Chaudhuri", "Ruslan Salakhutdinov"), publisher="PMLR",
+                     volume="97", pages="4445–4455")
+    paper = make_paper("x", title="Efficient Amortised Inference", venue="ICML 2019",
+                       citation=cited, links=(Link("pdf", "PDF", PMLR_PDF),
+                                              Link("page", "PMLR", PMLR_PAGE)))
+    assert bibtex_entry(paper, "roeder2019efficient", URL) == (
+        "@inproceedings{roeder2019efficient,\n"
+        "  title = {{Efficient Amortised Inference}},\n"
+        "  author = {Ada Lovelace},\n"
+        "  booktitle = {Proceedings of the 36th International Conference on Machine Learning},\n"
+        "  series = {Proceedings of Machine Learning Research},\n"
+        "  editor = {Kamalika Chaudhuri and Ruslan Salakhutdinov},\n"
+        "  publisher = {PMLR},\n"
+        "  volume = {97},\n"
+        "  pages = {4445--4455},\n"
+        "  year = {2019},\n"
+        f"  url = {{{PMLR_PAGE}}},\n"
+        f"  pdf = {{{PMLR_PDF}}},\n"
+        "}\n")
+
+
+def test_a_journal_makes_an_article_and_a_pdf_alone_is_the_url():
+    paper = make_paper("x", venue="JMLR 2020", citation=Citation(
+        journal="Journal of Machine Learning Research", volume="21", number="140"),
+        links=(Link("pdf", "PDF", "https://jmlr.org/papers/volume21/20-074/20-074.pdf"),))
+    entry = bibtex_entry(paper, "k", URL)
+    assert entry.startswith("@article{k,\n") and "booktitle" not in entry
+    assert "  journal = {Journal of Machine Learning Research},\n  volume = {21},\n" \
+           "  number = {140},\n  year = {2020},\n" in entry
+    assert "  url = {https://jmlr.org/papers/volume21/20-074/20-074.pdf},\n" in entry
+    assert "pdf =" not in entry, "the url gives it already"
+
+
+def test_math_written_outside_math_is_put_in_math_and_bare_scripts_escaped():
+    assert tex_title(r"\ell_1-regression with \tilde{O}(\sqrt{n}) features") == (
+        r"$\ell_1$-regression with $\tilde{O}(\sqrt{n})$ features")
+    assert tex_title(r"{x_1} ~ y^2 -- $\alpha^2_i$'s \"{o} & #1") == (
+        r"{x\_1} ~ y\textasciicircum{}2 -- $\alpha^2_i$'s \"{o} \& \#1")
+
+
+def test_no_real_neurips_title_puts_a_math_command_or_script_outside_math_in_all_bib():
+    rows = [json.loads(line) for line in gzip.open(NEURIPS, "rt", encoding="utf-8")]
+    titles = [row["title"] for row in rows] + [r"\eps-DP with \cA_t and x_2", r"A^2 \alpha"]
+    assert {title: math_problems(tex_title(title)) for title in titles
+            if math_problems(tex_title(title))} == {}

@@ -126,3 +126,18 @@ def test_a_site_yaml_that_cannot_be_read_as_utf8_text_is_an_error_not_a_tracebac
         load_config(tmp_path)
     [error] = failed.value.errors
     assert error.line == 1 and ("cannot be read" in error.message or "UTF-8" in error.message)
+
+
+def test_macros_are_read_by_name_and_each_bad_one_is_an_error_at_its_line(tmp_path):
+    config = load_config(write(tmp_path, SITE_YAML + "macros:\n  eps: \\varepsilon\n"
+                               "  \\cA: \\mathcal{A}\n  norm: '\\left\\lVert #1 \\right\\rVert'\n"))
+    assert config.macros == {"cA": r"\mathcal{A}", "eps": r"\varepsilon",
+                             "norm": r"\left\lVert #1 \right\rVert"}
+    with pytest.raises(BuildFailed) as raised:
+        load_config(write(tmp_path, SITE_YAML + "macros:\n  n-orm: x\n  R: 3\n  bad: '{x'\n"
+                                                "  loop: \\loop x\n"))
+    assert [(e.line, e.message) for e in raised.value.errors] == [
+        (7, "macros.n-orm: a macro's name is letters only, as in TeX: eps, cA, norm"),
+        (8, "macros.R must be text, got the number 3; quote it: R: '...'"),
+        (9, "macros.bad: its braces do not pair up"),
+        (10, "macros.loop: its definition calls the macro itself, so it would never end")]

@@ -169,3 +169,32 @@ def test_the_tags_index_and_the_saved_page_link_papers_json_for_zotero():
     assert 'href="/digest/papers.json" download>CSL-JSON of every paper (Zotero)</a>' in pages[
         "tags/index.html"]
     assert 'href="/digest/papers.json" download' in pages["saved/index.html"]
+
+
+def test_an_item_gives_back_what_the_citation_kept_with_the_venue_as_its_short_title():
+    from generator.model.records import Citation
+    page = "https://aclanthology.org/2022.acl-short.8/"
+    paper = make_paper("x", venue="ACL 2022", ids={"doi": "10.18653/v1/2022.acl-short.8"},
+                       links=(Link("page", "ACL Anthology", page),),
+                       citation=Citation(booktitle="Proceedings of the 60th Annual Meeting of "
+                                         "the Association for Computational Linguistics",
+                                         editor=("Smaranda Muresan", "Preslav Nakov"),
+                                         publisher="Association for Computational Linguistics",
+                                         address="Dublin, Ireland", pages="61–68"))
+    item = csl_item(paper, "liu2022p", PAGE)
+    assert {key: item[key] for key in ("type", "container-title", "container-title-short",
+                                       "editor", "publisher", "publisher-place", "page",
+                                       "URL")} == {
+        "type": "paper-conference",
+        "container-title": "Proceedings of the 60th Annual Meeting of the Association for "
+                           "Computational Linguistics",
+        "container-title-short": "ACL 2022",
+        "editor": [{"given": "Smaranda", "family": "Muresan"},
+                   {"given": "Preslav", "family": "Nakov"}],
+        "publisher": "Association for Computational Linguistics",
+        "publisher-place": "Dublin, Ireland", "page": "61-68", "URL": page}
+    journal = csl_item(make_paper("j", venue="JMLR 2020", citation=Citation(
+        journal="Journal of Machine Learning Research", volume="21", number="140")), "k", PAGE)
+    assert (journal["type"], journal["volume"], journal["issue"]) == ("article-journal", "21",
+                                                                       "140")
+    assert schema_problems([item, journal]) == []

@@ -42,6 +42,11 @@ def bib_errors(text: str) -> list[str]:
     return errors_of(read_bibtex, text, "refs.bib")
 
 
+def entry_problems(paper) -> list[str]:
+    """Why an entry is skipped, each as file:line: message."""
+    return [str(problem) for problem in paper.problems]
+
+
 # --- BibTeX -------------------------------------------------------------------------------
 
 def test_bibtex_from_zotero_reads_arxiv_doi_month_macro_and_keywords():
@@ -56,7 +61,10 @@ def test_bibtex_from_zotero_reads_arxiv_doi_month_macro_and_keywords():
     assert first.tags == ("Computer Science - Machine Learning", "Statistics - Machine Learning")
     assert first.links == {"arxiv": "2410.12730"}  # the arXiv DOI and URL name the same
     assert second.links == {"openreview": "odU59TxdiB"}
-    assert second.venue == "The Thirteenth International Conference on Learning Representations"
+    assert second.venue == "ICLR 2025"  # the proceedings' name and year, as readers say it
+    assert second.citation == {
+        "booktitle": "The Thirteenth International Conference on Learning Representations",
+        "address": "Singapore"}
     assert second.authors[-1] == "Philip J. B. Jackson"
     assert second.date == dt.date(2025, 4, 1)
 
@@ -65,11 +73,14 @@ def test_bibtex_from_dblp_unwraps_long_fields_and_follows_crossref():
     unlearning, promptriever, counterfactual = read("dblp.bib")
     assert unlearning.title == ("Towards Scalable Exact Machine Unlearning Using "
                                 "Parameter-Efficient Fine-Tuning")
-    assert unlearning.venue == ("The Thirteenth International Conference on Learning "
-                                "Representations, ICLR 2025, Singapore, April 24-28, 2025")
+    assert unlearning.venue == "ICLR 2025"
+    assert unlearning.citation == {
+        "booktitle": "The Thirteenth International Conference on Learning Representations, "
+                     "ICLR 2025, Singapore, April 24-28, 2025", "publisher": "OpenReview.net"}
     assert unlearning.links == {"openreview": "oe51Q5Uo37"}
     assert unlearning.date == dt.date(2025, 1, 1)
     assert promptriever.venue == ""  # CoRR is arXiv
+    assert promptriever.citation == {}, "nor is 'abs/2409.11136' a volume"
     assert promptriever.links == {"arxiv": "2409.11136"}
     assert promptriever.authors[1] == "Benjamin Van Durme"
     assert counterfactual.origin == "dblp.bib:40"
@@ -99,11 +110,13 @@ def test_bibtex_from_openreview_and_arxiv_exports():
 
 def test_bibtex_traps_strings_accents_names_and_nested_braces():
     paper = read("traps.bib")[0]
-    assert paper.title == "Deep Öptimal Transport for ℓ_1 Costs: Nested Braces Are Fine"
+    assert paper.title == r"Deep Öptimal Transport for $\ell_1$ Costs: Nested Braces Are Fine"
     assert paper.authors == ("Hans Müller", "Émile Zola", "Ayşe Koç", "Łukasz Kaiser",
                              "José García", "Jan van der Berg Jr", "João Silva",
                              "Google DeepMind")
-    assert paper.venue == "International Conference on Learning Representations (ICLR 2025)"
+    assert paper.venue == "ICLR 2025"
+    assert paper.citation == {
+        "booktitle": "International Conference on Learning Representations (ICLR 2025)"}
     assert paper.date == dt.date(2025, 3, 1)
     assert paper.tags == ("optimal transport", "GANs", "Machine Learning")
     assert paper.links == {"code": "https://github.com/example/deep-ot"}
@@ -123,11 +136,11 @@ def test_bibtex_links_doi_url_pdf_and_landing_page():
     assert notes.links == {"doi": "10.1000/xyz123", "pdf": "https://example.org/papers/notes.PDF"}
     assert notes.date == dt.date(2024, 12, 1)
     assert project.title == "A Project with a “Quoted” Title"
-    assert project.links == {"arxiv": "2301.00001"}
+    # why: next to an id, a URL that is no PDF or code is the paper's page (Zotero writes the
+    # publisher's): kept as the paper's own page, never thrown away
+    assert project.links == {"arxiv": "2301.00001", "page": "https://example.org/project/"}
     assert project.date is None
-    assert project.dropped == (
-        "url 'https://example.org/project/' is most likely the paper's landing page; left out",
-        "year 'in press' is not a four-digit year; date left out")
+    assert project.dropped == ("year 'in press' is not a four-digit year; date left out",)
     assert by_pdf.links == {"arxiv": "2301.00002"}
 
 
@@ -148,10 +161,10 @@ def test_bibtex_url_that_urlsplit_cannot_read_is_left_out_not_a_crash():
     assert paper.dropped == ("url 'http://[broken/x.pdf' is not an http(s) URL; left out",)
 
 
-def test_bibtex_no_bare_backslash_or_brace_survives_in_title_or_names():
+def test_bibtex_no_bare_backslash_or_brace_survives_in_names_and_escaped_ones_in_titles():
     [paper] = read_bibtex(r"""@misc{a, title = {50% of \{y\} and {\bf z}},
         author = {\"{O}ktem, Ozan and Moreno-Mu\~{n}oz, Pablo}}""", "refs.bib")
-    assert paper.title == "50% of y and z"
+    assert paper.title == "50% of {y} and z", "an escaped brace is the title's own"
     [linked] = read_bibtex(r"@misc{a, title = {See \href{https://x.org}{Our Site}}}", "refs.bib")
     assert linked.title == "See https://x.orgOur Site"  # pylatexenc fails on \href; macro dropped
     assert paper.authors == ("Ozan Öktem", "Pablo Moreno-Muñoz")
@@ -163,7 +176,7 @@ def test_bibtex_text_macros_give_back_a_literal_backslash_brace_and_caret():
     [paper] = read_bibtex(r"""@misc{a, title = {{\$\textbackslash{}alpha\$ x\textasciicircum{}2
         \textbraceleft{}set\textbraceright{} \textbackslash ell\_1 \textbackslashed}}}""",
                           "refs.bib")
-    assert paper.title == r"$\alpha$ x^2 {set} \ell_1", "an unknown macro is dropped"
+    assert paper.title == r"$\alpha$ x^2 {set} $\ell_1$", "an unknown macro is dropped"
     [planted] = read_bibtex("@misc{a, title = {A \ue000 b}}", "refs.bib")
     assert planted.title == "A b", "the decoder's stand-ins cannot be planted by a source"
 
@@ -175,8 +188,11 @@ def test_bibtex_control_characters_are_removed():
     assert paper.authors == ("Ada Lovelace",)
 
 
-def test_bibtex_entry_without_title_is_an_error_naming_key_and_line():
-    assert bib_errors("@misc{ok, title={Fine}}\n\n@article{untitled,\n  year = 2024\n}\n") == [
+def test_bibtex_entry_without_title_is_skipped_naming_key_and_line():
+    fine, untitled = read_bibtex(
+        "@misc{ok, title={Fine}}\n\n@article{untitled,\n  year = 2024\n}\n", "refs.bib")
+    assert (fine.title, fine.problems) == ("Fine", ())
+    assert entry_problems(untitled) == [
         "refs.bib:3: entry 'untitled' has no title; add title = {...}"]
 
 
@@ -195,29 +211,36 @@ def test_bibtex_unclosed_brace_names_its_entry():
                                 "'@misc{b, title={Unclosed}'")
 
 
-def test_bibtex_undefined_string_and_duplicate_key_are_errors():
-    assert bib_errors("@misc{a,\n  title = {A},\n  journal = nips,\n}") == [
+def test_bibtex_undefined_string_skips_its_entry_and_a_repeated_key_is_a_second_paper():
+    [paper] = read_bibtex("@misc{a,\n  title = {A},\n  journal = nips,\n}", "refs.bib")
+    assert entry_problems(paper) == [
         "refs.bib:3: field 'journal' of entry 'a': 'nips' is not defined; add "
         "@string{nips = \"...\"} or put the value in braces"]
-    assert bib_errors("@misc{a, title={A}}\n@misc{a, title={B}}") == [
-        "refs.bib:2: entry key 'a' is used again (first at line 1); give each entry its own key"]
+    first, second = read_bibtex("@misc{a, title={A}}\n@misc{a, title={B}}", "refs.bib")
+    assert (first.title, second.title, first.repaired) == ("A", "B", ())
+    assert [str(e) for e in second.repaired] == [
+        "refs.bib:2: entry key 'a' is used again (first at line 1): read as another paper; "
+        "give each entry its own key"]
 
 
-def test_bibtex_too_deep_braces_are_an_error_not_a_crash():
+def test_bibtex_too_deep_braces_skip_the_entry_not_a_crash():
     deep = "{" * 30 + "x" + "}" * 30
-    assert bib_errors(f"@misc{{a, title={deep}}}") == [
+    [paper] = read_bibtex(f"@misc{{a, title={deep}}}", "refs.bib")
+    assert entry_problems(paper) == [
         "refs.bib:1: the title of entry 'a': braces nest more than 24 deep"]
 
 
-def test_bibtex_empty_title_is_an_error_and_biblatex_date_is_read():
-    assert bib_errors("@misc{a, title = {{}}}") == [
+def test_bibtex_empty_title_skips_the_entry_and_biblatex_date_is_read():
+    [empty] = read_bibtex("@misc{a, title = {{}}}", "refs.bib")
+    assert entry_problems(empty) == [
         "refs.bib:1: entry 'a' has an empty title; write the title in it"]
     [paper] = read_bibtex("@misc{a, title = {A}, date = {2024-09}, year = {2023}}", "refs.bib")
     assert paper.date == dt.date(2024, 9, 1)
 
 
 def test_bibtex_messages_carry_no_terminal_escapes():
-    assert bib_errors("@misc{a,\n  journal = \x1b[31mred\x9b,\n title={T}}") == [
+    [paper] = read_bibtex("@misc{a,\n  journal = \x1b[31mred\x9b,\n title={T}}", "refs.bib")
+    assert entry_problems(paper) == [
         "refs.bib:2: field 'journal' of entry 'a': '[31mred' is not defined; add "
         "@string{[31mred = \"...\"} or put the value in braces"]
 
@@ -228,9 +251,11 @@ def test_every_real_neurips_2018_bibtex_reads_with_title_and_authors():
     assert len(papers) == len(rows) == 1008
     for row, paper in zip(rows, papers):
         assert paper.title and len(paper.authors) == len(row["authors"]), row["title"]
-        assert not any(c in text for text in (paper.title, *paper.authors) for c in "{}")
+        assert not any(c in name for name in paper.authors for c in "{}\\")
         assert ("\\" in paper.title) == ("textbackslash" in row["bibtex"]), row["title"]
-        assert paper.venue == "Advances in Neural Information Processing Systems"
+        assert (paper.problems, paper.repaired) == ((), ()), row["title"]
+        assert paper.venue == "NeurIPS 2018"
+        assert paper.citation["booktitle"] == "Advances in Neural Information Processing Systems"
         assert paper.date == dt.date(2018, 1, 1)
         assert paper.links["pdf"].startswith("https://proceedings.neurips.cc/")
     by_title = {paper.title: paper for paper in papers}
@@ -417,7 +442,10 @@ def test_csl_from_crossref_strips_jats_and_keeps_latex():
     assert paper.abstract == (
         "Random features approximate kernels with $\\mathcal{O}(d)$ cost & we show couplings "
         "that reduce their variance by orders of magnitude.\n\nA second paragraph: $a < b$.")
-    assert paper.venue == "Journal of the ACM"
+    assert paper.venue == "Journal of the ACM 2024"  # an unknown venue gains its year
+    assert paper.citation == {"journal": "Journal of the ACM", "publisher": "Association for "
+                              "Computing Machinery (ACM)", "volume": "71", "number": "4",
+                              "pages": "1–27"}
     assert paper.date == dt.date(2024, 7, 1)
     assert paper.links == {"doi": "10.1145/3650000.3650001"}
     assert paper.tags == ()  # Crossref's subjects describe the journal
@@ -498,7 +526,7 @@ def test_csl_wrong_types_are_errors_naming_the_item_line():
 
 @pytest.mark.parametrize("name, first_title", [
     ("zotero.bib", "Counterfactual Generative Modeling with Variational Causal Inference"),
-    ("traps.bib", "Deep Öptimal Transport for ℓ_1 Costs: Nested Braces Are Fine"),
+    ("traps.bib", r"Deep Öptimal Transport for $\ell_1$ Costs: Nested Braces Are Fine"),
     ("arxiv-query.xml", "Promptriever: Instruction-Trained Retrievers Can Be Prompted Like "
                         "Language Models"),
     ("openreview-v2.json", "Track-On: Transformer-based Online Point Tracking with Memory"),

@@ -437,7 +437,7 @@ def test_citation_html_is_an_unlinked_span():
     (r'satisfied Polyak-\L{}ojasiewicz condition', 'satisfied Polyak-Łojasiewicz condition'),
     (r'e.g. Polyak-\L ojasiewicz and Erd\H{o}s and G\"odel and \'{e}t\'e',
      'e.g. Polyak-Łojasiewicz and Erdős and Gödel and été'),
-    (r'the output of \SI{1}{\metre} long', 'the output of 1 metre long'),
+    (r'the output of \SI{1}{\metre} long', 'the output of 1 m long'),
     (r'We show that \begin{itemize} \item Provided the chain', 'We show that • Provided the chain'),
     (r'a minimizer\footnote{Following \citet{raginsky2017non}, it is}.',
      'a minimizer (Following [Raginsky 2017], it is).'),
@@ -445,6 +445,19 @@ def test_citation_html_is_an_unlinked_span():
 ])
 def test_text_spells_out_abbreviations_symbols_and_letters(src, expected):
     assert abstract_to_text(src) == expected
+
+
+@pytest.mark.parametrize('src, expected', [
+    (r'3\texttimes{} faster', '3× faster'),
+    (r'a 5\textmu m grid at 90\textdegree{} and 37\textcelsius', 'a 5µm grid at 90° and 37℃'),
+    (r'accuracy \textpm 2\%, \textonehalf{} of \textperthousand', 'accuracy ±2%, ½ of ‰'),
+    (r'\textquotedblleft ours\textquotedblright{} \textrightarrow{} \textsection 3',
+     '“ours” → §3'),
+    (r'a \SI{105}{\micro\metre} fibre, \SI{3}{\giga\hertz}', 'a 105 µm fibre, 3 GHz'),
+])
+def test_textcomp_symbols_are_known_text_not_unknown_macros(src, expected):
+    reading = read_abstract(src)
+    assert (reading.text, reading.unknown_macros) == (expected, ())
 
 
 def test_unknown_math_macros_become_upright_names_or_best_guesses():

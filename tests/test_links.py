@@ -86,3 +86,13 @@ def test_a_url_with_a_broken_ipv6_host_is_not_a_url(value):
     assert not is_http_url(value)
     with pytest.raises(LinkProblem):
         resolve("project", value)
+
+
+def test_a_papers_page_is_shown_with_its_sites_name_or_its_host():
+    links = build_links({"page": "https://aclanthology.org/2022.acl-short.8/",
+                         "doi": "10.18653/v1/2022.acl-short.8"})
+    assert [(link.kind, link.label) for link in links] == [("page", "ACL Anthology"),
+                                                             ("doi", "DOI")]
+    [pmlr] = build_links({"page": "https://proceedings.mlr.press/v97/roeder19a.html"})
+    [other] = build_links({"page": "https://www.example.org/paper/12"})
+    assert (pmlr.label, other.label) == ("PMLR", "example.org")

@@ -220,3 +220,33 @@ def test_check_has_no_warnings_for_plain_latex(tmp_path):
         (write_content(tmp_path, {"x": paper_source(abstract=r"{\it a priori} $\ell_1$ \cite{a2019}")})
          / "papers").glob("*.md"))]
     assert checked.warnings == ()
+
+
+def test_citation_keeps_what_a_reference_needs_and_errs_on_an_unknown_key_or_a_number(tmp_path):
+    citation = {"booktitle": "Advances in Neural Information Processing Systems",
+                "editor": ["S. Bengio", "H. Wallach"], "publisher": "Curran Associates, Inc.",
+                "volume": "31", "pages": "4445–4455"}
+    [paper] = papers_from(tmp_path, x=paper_source(venue="NeurIPS 2018", citation=citation))
+    assert paper.citation.booktitle == "Advances in Neural Information Processing Systems"
+    assert paper.citation.editor == ("S. Bengio", "H. Wallach")
+    assert (paper.citation.volume, paper.citation.pages) == ("31", "4445–4455")
+    assert errors_from(tmp_path / "bad", x=paper_source(
+        citation={"volume": 31, "bookitle": "X", "editor": "S. Bengio"})) == [
+        (8, "citation.volume must be text, got the number 31; quote it"),
+        (9, "unknown key 'bookitle' in citation; did you mean 'booktitle'? (put free-form "
+            "values under 'extra:')"),
+        (10, "citation.editor must be a list of names, e.g. editor: [Kate Larson]")]
+
+
+def test_the_digests_macros_are_expanded_in_title_and_abstract_before_they_are_read(tmp_path):
+    source = SourceFile(tmp_path / "x.md", paper_source(
+        title=r"\cA-Learning", abstract=r"We get $\eps$ and $\norm{x}_2$.").encode())
+    plain = check_file(source)
+    assert plain.unknown_macros == ("\\cA", "\\eps", "\\norm") and plain.warnings
+    macros = {"cA": r"\mathcal{A}", "eps": r"\varepsilon", "norm": r"\left\lVert #1 \right\rVert"}
+    defined = check_file(source, macros)
+    assert (defined.unknown_macros, defined.warnings) == ((), ())
+    assert (defined.paper.title, defined.paper.title_text) == (r"\mathcal{A}-Learning",
+                                                               "𝒜-Learning")
+    assert defined.paper.abstract == r"We get $\varepsilon$ and $\left\lVert x \right\rVert_2$."
+    assert defined.paper.abstract_text == "We get ε and ‖ x ‖₂."

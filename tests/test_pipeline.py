@@ -275,9 +275,9 @@ def checks_counted(monkeypatch):
     checked = []
     real = papers_module.check
 
-    def counting_check(doc):
+    def counting_check(doc, macros=None):
         checked.append(doc.path.name)
-        return real(doc)
+        return real(doc, macros)
 
     monkeypatch.setattr(papers_module, "check", counting_check)
     return checked
@@ -506,3 +506,21 @@ def test_a_paper_with_5000_authors_adds_at_most_5_mb(tmp_path):
     # the lists show it with three authors and a count, not 5,000
     home = (with_it / "site/index.html").read_text(encoding="utf-8")
     assert home.count("Number") < 10 and "+4998" in home
+
+
+def test_a_macro_defined_in_site_yaml_reaches_page_search_and_bibtex_and_a_change_rebuilds(
+        tmp_path):
+    content = write_content(tmp_path, {"p": paper_source(
+        title=r"\cA-Learning", abstract=r"We bound $\norm{x}$ by $\eps$.")},
+        SITE_YAML + "macros:\n  cA: \\mathcal{A}\n  eps: \\varepsilon\n"
+                    "  norm: '\\left\\lVert #1 \\right\\rVert'\n")
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    build(options(content, out, cache))
+    page = (out / "papers/p/index.html").read_text(encoding="utf-8")
+    assert "<title>𝒜-Learning" in page and "\\eps" not in page and "\\norm" not in page
+    assert "title = {{$\\mathcal{A}$-Learning}}" in (out / "all.bib").read_text(encoding="utf-8")
+    site_yaml = content / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text().replace("\\mathcal{A}", "\\mathbb{A}"))
+    build(options(content, out, cache))
+    assert "title = {{$\\mathbb{A}$-Learning}}" in (out / "all.bib").read_text(encoding="utf-8")
+    assert files(out) == clean_build(content, tmp_path / "clean")

@@ -36,8 +36,8 @@ def check_content(content: Path, project: Path | None = None) -> Checkup:
     cannot be read at all, as a build does. With `project`, site.yaml's language must be one
     its templates are translated into."""
     languages = None if project is None else catalogue_languages(load_templates(project / "templates"))
-    _, sources, warnings = read_content(content, None, languages)
-    checked = [check_file(source) for source in sources]
+    config, sources, warnings = read_content(content, None, languages)
+    checked = [check_file(source, config.macros) for source in sources]
     try:
         papers, errors = combine(checked), []
     except BuildFailed as failed:

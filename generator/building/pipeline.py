@@ -91,8 +91,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             timer.done("check", "nothing changed since the last build")
             return replace(last.report, written=0, removed=0,
                            unchanged=last.report.written + last.report.unchanged)
-        checked = cache.map(check_file, [(source,) for source in sources], keep=Checked.ok,
-                            workers=workers)
+        checked = cache.map(check_file, [(source, config.macros) for source in sources],
+                            keep=Checked.ok, workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]

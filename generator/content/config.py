@@ -9,7 +9,8 @@ from typing import Collection
 from urllib.parse import urlsplit
 
 from .documents import read_content_file
-from .fields import FieldReader
+from .fields import FieldReader, describe
+from .latexmacros import macro_problem
 from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.languages import CATALOGUE_PATH, interface_language
 from ..model.records import SiteConfig
@@ -63,6 +64,7 @@ def load_config(content_dir: Path, base_url: str | None = None,
         twitter=_twitter(fields),
         page_size=fields.integer("page_size", 50),
         feed_items=fields.integer("feed_items", 50),
+        macros=_macros(fields),
     )
     if fields.errors:
         raise BuildFailed(fields.errors)
@@ -127,6 +129,22 @@ def _twitter(fields: FieldReader) -> str:
         fields.error("twitter", f"'twitter' must be an account name such as '@digest', got '{value}'")
         return ""
     return f"@{match.group(1)}" if match else ""
+
+
+def _macros(fields: FieldReader) -> dict[str, str]:
+    """`macros:`, each 'name: definition' (a leading backslash on the name is fine)."""
+    found = {}
+    for name, definition in fields.mapping_of("macros").items():
+        line = fields.child_line("macros", str(name))
+        bare = str(name).removeprefix("\\")
+        if not isinstance(definition, str):
+            fields.error("macros", f"macros.{name} must be text, got {describe(definition)}; "
+                                   f"quote it: {name}: '...'", line)
+        elif problem := macro_problem(bare, definition):
+            fields.error("macros", f"macros.{name}: {problem}", line)
+        else:
+            found[bare] = definition.strip()
+    return dict(sorted(found.items()))
 
 
 def config_warnings(config: SiteConfig) -> list[str]:

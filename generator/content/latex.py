@@ -13,7 +13,7 @@ from . import latexmath
 from .latexmath import Budget, guess_macros, math_html, math_text
 from .latexwords import (ABBREVIATIONS, ACCENTS, CITATIONS, FONT_SWITCHES, KNOWN_IN_MATH,
                          MATH_ENVIRONMENTS, MATH_WITH_ARGUMENTS, TEXT_LETTERS, TEXT_SYMBOLS,
-                         citation_label, text_symbol)
+                         TEXTCOMP, citation_label, text_symbol)
 
 _MAX_DEPTH = 24  # why: bounds recursion on pathological nesting like "{{{{…" or "$\text{$\text{…"
 
@@ -319,8 +319,9 @@ def _word_macro(s: str, name: str, end: int):
     macro with nothing to show outside math, or one unknown (shown as its name)."""
     if name in ABBREVIATIONS:
         return [('text', ABBREVIATIONS[name])], end
-    if name in TEXT_LETTERS:  # why: a control word takes the space after it (\L ojasiewicz)
-        return [('text', TEXT_LETTERS[name])], end + s.startswith(' ', end)
+    if name in TEXT_LETTERS or name in TEXTCOMP:  # why: a control word takes the space after
+        # it (\L ojasiewicz, 5\textmu m)
+        return [('text', TEXT_LETTERS.get(name) or TEXTCOMP[name])], end + s.startswith(' ', end)
     if name in TEXT_SYMBOLS:
         return [('text', TEXT_SYMBOLS[name])], end
     if name == 'item':

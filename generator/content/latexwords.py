@@ -37,6 +37,51 @@ TEXT_SYMBOLS = {
     "noindent": "", "centering": "", "bigskip": "", "medskip": "", "smallskip": "",
     "textbackslash": "", "today": "", "protect": "", "relax": "", "maketitle": "",
 }
+# textcomp's text symbols (and LaTeX's own text-mode ones), as real abstracts use them:
+# '3\texttimes{} faster', '5\textmu m', '\textpm 2%'; like every control word, and like
+# TEXT_LETTERS, each takes the space after it
+TEXTCOMP = {
+    "texttimes": "×", "textdiv": "÷", "textpm": "±", "textminus": "−", "textmu": "µ",
+    "textohm": "Ω", "textmho": "℧", "textcelsius": "℃", "textperthousand": "‰",
+    "textpertenthousand": "‱", "textonehalf": "½", "textonequarter": "¼",
+    "textthreequarters": "¾", "textfractionsolidus": "⁄", "textonesuperior": "¹",
+    "texttwosuperior": "²", "textthreesuperior": "³", "textsurd": "√", "textlnot": "¬",
+    "textasteriskcentered": "∗", "textperiodcentered": "·", "textellipsis": "…",
+    "textleftarrow": "←", "textrightarrow": "→", "textuparrow": "↑", "textdownarrow": "↓",
+    "textlangle": "〈", "textrangle": "〉", "textlbrackdbl": "⟦", "textrbrackdbl": "⟧",
+    "textbardbl": "‖", "textbrokenbar": "¦", "textsection": "§", "textparagraph": "¶",
+    "textpilcrow": "¶", "textdagger": "†", "textdaggerdbl": "‡", "textcopyright": "©",
+    "textcircledP": "℗", "textservicemark": "℠", "textnumero": "№", "textrecipe": "℞",
+    "textestimated": "℮", "textreferencemark": "※", "textinterrobang": "‽",
+    "textopenbullet": "◦", "textbigcircle": "◯", "textmusicalnote": "♪", "textborn": "*",
+    "textdied": "†", "textmarried": "⚭", "textdivorced": "⚮", "textcent": "¢",
+    "textsterling": "£", "textyen": "¥", "texteuro": "€", "textdollar": "$", "textwon": "₩",
+    "textnaira": "₦", "textpeso": "₱", "textlira": "₤", "textbaht": "฿", "textdong": "₫",
+    "textguarani": "₲", "textcolonmonetary": "₡", "textflorin": "ƒ", "textcurrency": "¤",
+    "textordfeminine": "ª", "textordmasculine": "º", "textquotesingle": "'",
+    "textquotedbl": '"', "textquoteleft": "‘", "textquoteright": "’",
+    "textquotedblleft": "“", "textquotedblright": "”", "textquotestraightbase": "‚",
+    "textquotestraightdblbase": "„", "textexclamdown": "¡", "textquestiondown": "¿",
+    "textvisiblespace": "␣", "textblank": "␢", "textacutedbl": "˝", "textasciibreve": "˘",
+    "textasciicaron": "ˇ", "textasciidieresis": "¨", "textasciimacron": "¯",
+    "textasciiacute": "´", "textasciigrave": "`", "textunderscore": "_",
+    "textbraceleft": "{", "textbraceright": "}", "textsterlingsign": "£",
+    "textzerooldstyle": "0", "textoneoldstyle": "1", "texttwooldstyle": "2",
+    "textthreeoldstyle": "3", "textfouroldstyle": "4", "textfiveoldstyle": "5",
+    "textsixoldstyle": "6", "textsevenoldstyle": "7", "texteightoldstyle": "8",
+    "textnineoldstyle": "9",
+}
+for _name in TEXT_SYMBOLS:
+    TEXTCOMP.pop(_name, None)
+# siunitx's units and prefixes, as abstracts write them in \SI{105}{\micro\metre}
+TEXTCOMP.update({
+    "metre": "m", "meter": "m", "gram": "g", "second": "s", "ampere": "A", "kelvin": "K",
+    "mole": "mol", "candela": "cd", "hertz": "Hz", "newton": "N", "pascal": "Pa", "joule": "J",
+    "watt": "W", "volt": "V", "ohm": "Ω", "litre": "L", "liter": "L", "byte": "B", "bit": "bit",
+    "decibel": "dB", "degreeCelsius": "℃", "minute": "min", "hour": "h", "percent": "%",
+    "nano": "n", "micro": "µ", "milli": "m", "centi": "c", "kilo": "k", "mega": "M", "giga": "G",
+    "tera": "T", "pico": "p", "femto": "f",
+})
 # accent -> combining character: \'e, \"{o}, \c{c}; the lettered ones only before braces
 ACCENTS = {
     "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",

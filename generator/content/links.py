@@ -8,7 +8,18 @@ from urllib.parse import urlsplit
 from ..model.records import LINK_KINDS, Link
 
 LABELS = {"arxiv": "arXiv", "openreview": "OpenReview", "pdf": "PDF", "code": "Code",
-          "project": "Project page", "doi": "DOI"}
+          "project": "Project page", "doi": "DOI", "page": ""}
+PAGE_SITES = {
+    "aclanthology.org": "ACL Anthology", "aclweb.org": "ACL Anthology",
+    "proceedings.mlr.press": "PMLR", "proceedings.neurips.cc": "NeurIPS Proceedings",
+    "papers.nips.cc": "NeurIPS Proceedings", "papers.neurips.cc": "NeurIPS Proceedings",
+    "openaccess.thecvf.com": "CVF Open Access", "ojs.aaai.org": "AAAI", "ijcai.org": "IJCAI",
+    "jmlr.org": "JMLR", "dl.acm.org": "ACM DL", "ieeexplore.ieee.org": "IEEE Xplore",
+    "link.springer.com": "Springer", "sciencedirect.com": "ScienceDirect",
+    "nature.com": "Nature", "isca-archive.org": "ISCA Archive",
+}
+"""Sites that give a paper its own page (its landing page), by host, with the name a `page`
+link is shown with; a page elsewhere is shown with its host."""
 _ID_PATTERNS = {
     "arxiv": re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?$"),
     "openreview": re.compile(r"^[A-Za-z0-9_-]{5,}$"),
@@ -27,7 +38,8 @@ _ID_FROM_URL = {
     "doi": re.compile(r"^https?://(?:dx\.)?doi\.org/(.+)$"),
 }
 EXAMPLES = {"arxiv": "'2406.16257'", "openreview": "oe51Q5Uo37", "doi": "10.1000/xyz123",
-            "pdf": "https://...", "code": "https://github.com/...", "project": "https://..."}
+            "pdf": "https://...", "code": "https://github.com/...", "project": "https://...",
+            "page": "https://aclanthology.org/..."}
 
 
 class LinkProblem(ValueError):
@@ -72,7 +84,15 @@ def build_links(urls: dict[str, str]) -> tuple[Link, ...]:
         given = _id_in(kind, resolved.get(kind, ""))
         if "pdf" not in resolved and given:
             resolved["pdf"] = pdf_url.format(given)
-    return tuple(Link(kind, LABELS[kind], resolved[kind]) for kind in SHOWN_ORDER if kind in resolved)
+    return tuple(Link(kind, LABELS[kind] or page_site(resolved[kind]), resolved[kind])
+                 for kind in SHOWN_ORDER if kind in resolved)
+
+
+def page_site(url: str) -> str:
+    """The name of the site a paper's page is on ('ACL Anthology'), else its host."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.")
+    return next((name for site, name in PAGE_SITES.items()
+                 if host == site or host.endswith("." + site)), host)
 
 
 def _id_in(kind: str, url: str) -> str | None:

@@ -7,17 +7,20 @@ import re
 from dataclasses import dataclass
 
 from ..model.errors import BuildFailed, ContentError, display_path, unknown_key_message
-from ..model.records import LINK_KINDS, Paper, SourceFile, Tag
+from ..model.records import CITATION_KEYS, LINK_KINDS, Citation, Paper, SourceFile, Tag
 from .documents import ContentErrorRaised, SourceDoc, parse_document, slugify
-from .fields import FieldReader, describe
+from .fields import FORBIDDEN, FieldReader, describe
 from .latex import Reading, latex_findings, read_abstract, read_title
+from .latexmacros import expand_macros
 from ..model.citation import arxiv_base
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
 
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "presentation", "tags", "links",
-              "tldr", "draft", "extra"}
+              "citation", "tldr", "draft", "extra"}
 PRESENTATIONS = ("oral", "spotlight", "poster")
+Macros = dict[str, str]
+"""site.yaml's `macros:` (SiteConfig.macros)."""
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -34,34 +37,39 @@ class Checked:
     warnings: tuple[ContentError, ...] = ()
     """What builds but was guessed: unknown LaTeX macros, unbalanced $ (see
     latex.latex_findings). The build prints them; a strict check fails on them."""
+    unknown_macros: tuple[str, ...] = ()
+    """The LaTeX macros of its title and abstract the reader did not know ('\\eps'), sorted."""
 
     def ok(self) -> bool:
         """Whether it is a Paper: an error is shown again by every build, never kept."""
         return self.paper is not None
 
 
-def validate(sources: list[SourceFile]) -> list[Paper]:
+def validate(sources: list[SourceFile], macros: Macros | None = None) -> list[Paper]:
     """Every paper file as a Paper, or BuildFailed listing every problem in every file."""
-    return combine([check_file(source) for source in sources])
+    return combine([check_file(source, macros) for source in sources])
 
 
-def check_file(source: SourceFile) -> Checked:
-    """One paper file read and checked: a pure function of its path and bytes."""
+def check_file(source: SourceFile, macros: Macros | None = None) -> Checked:
+    """One paper file read and checked, the digest's `macros` expanded: a pure function of
+    its path, its bytes and the macros."""
     try:
-        return check(parse_document(source))
+        return check(parse_document(source), macros)
     except ContentErrorRaised as raised:
         return Checked(None, (raised.error,), 1)
 
 
-def check(doc: SourceDoc) -> Checked:
+def check(doc: SourceDoc, macros: Macros | None = None) -> Checked:
     """One document on its own: every problem in it, or its Paper."""
     shown = display_path(doc.path)
     fields = FieldReader(shown, doc.front, "front matter")
-    paper, readings = _paper(doc, fields)
+    paper, readings = _paper(doc, fields, macros)
     id_lines = tuple((kind, fields.child_line("links", kind)) for kind in paper.ids) if paper else ()
     warnings = tuple(ContentError(shown, fields.line(field), message)
                      for field, message in latex_findings(readings))
-    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings)
+    unknown = tuple(sorted({name for reading in readings.values()
+                            for name in reading.unknown_macros}))
+    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings, unknown)
 
 
 def combine(checked: list[Checked]) -> list[Paper]:
@@ -75,13 +83,14 @@ def combine(checked: list[Checked]) -> list[Paper]:
     return [c.paper for c in good]
 
 
-def _paper(doc: SourceDoc, fields: FieldReader) -> tuple[Paper | None, dict[str, Reading]]:
+def _paper(doc: SourceDoc, fields: FieldReader,
+           macros: Macros | None) -> tuple[Paper | None, dict[str, Reading]]:
     """The Paper (None if a field is wrong), and how its title and abstract were read."""
     fields.reject_unknown(PAPER_KEYS)
     draft = fields.boolean("draft")
-    title = fields.text("title", required=True)
+    title = expand_macros(fields.text("title", required=True), macros)
     # why: an importer writes a paper whose source has no abstract (DBLP) as a draft to finish
-    abstract = fields.text("abstract", required=not draft)
+    abstract = expand_macros(fields.text("abstract", required=not draft), macros)
     urls, ids = _links(fields)
     notes_html = notes_to_html(doc.body)
     readings = {"title": read_title(title), "abstract": read_abstract(abstract)}
@@ -101,6 +110,7 @@ def _paper(doc: SourceDoc, fields: FieldReader) -> tuple[Paper | None, dict[str,
         notes_html=notes_html, notes_text=html_to_text(notes_html),
         draft=draft,
         extra=fields.mapping_of("extra"),
+        citation=_citation(fields),
     )
     return (None if fields.errors else paper), readings
 
@@ -157,6 +167,29 @@ def _links(fields: FieldReader) -> tuple[dict[str, str], dict[str, str]]:
             if found_id:
                 ids[kind] = found_id
     return urls, ids
+
+
+def _citation(fields: FieldReader) -> Citation:
+    """`citation:`: known keys only, each text (`editor` a list of names)."""
+    values: dict[str, object] = {}
+    for key, value in fields.mapping_of("citation").items():
+        line = fields.child_line("citation", str(key))
+        if key not in CITATION_KEYS:
+            fields.error("citation", unknown_key_message(str(key), CITATION_KEYS, "citation"), line)
+        elif key == "editor":
+            names = value if isinstance(value, list) else [None]
+            if all(isinstance(name, str) and name.strip() and not FORBIDDEN.search(name)
+                   for name in names):
+                values[key] = tuple(name.strip() for name in names)
+            else:
+                fields.error("citation", "citation.editor must be a list of names, e.g. "
+                                         "editor: [Kate Larson]", line)
+        elif isinstance(value, str) and value.strip() and not FORBIDDEN.search(value):
+            values[key] = value.strip()
+        else:
+            fields.error("citation", f"citation.{key} must be text, got {describe(value)}; "
+                                     "quote it", line)
+    return Citation(**values)
 
 
 def _tag_slug_errors(checked: list[Checked]) -> list[ContentError]:

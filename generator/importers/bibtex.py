@@ -1,8 +1,14 @@
-"""BibTeX as Zotero, DBLP, Google Scholar, OpenReview and arXiv write it, to IncomingPaper.
+"""BibTeX as Zotero, DBLP, Google Scholar, OpenReview, arXiv and the proceedings (NeurIPS,
+PMLR, the ACL Anthology) write it, to IncomingPaper.
 
 bibtexparser 2 splits the file into blocks with their lines; this module resolves values
 itself (`@string` macros, `#` concatenation, month macros), because bibtexparser's own
 middleware leaves `iclr # " 2025"` as it is.
+
+One bad entry never refuses the file. What is repaired with certainty is a warning of its
+paper (a key or a field given twice: both papers kept, the first value kept); what cannot
+be is a problem of its entry, which is then skipped (IncomingPaper.problems). A file that is
+not BibTeX at all (a brace never closed, a file cut short) is refused whole.
 """
 
 from __future__ import annotations
@@ -12,11 +18,15 @@ import logging
 import re
 
 import bibtexparser
-from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
-from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+from bibtexparser.model import (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry,
+                               ParsingFailedBlock)
 
+from .bibnames import read_names
+from .citing import citation_of
 from .cleaning import Links, Problems, one_line, split_keywords, tex_to_text, unwrap
 from .incoming import IncomingPaper
+from .titles import decode_title
+from .venues import short_venue
 
 # why: bibtexparser also logs each block it cannot parse; we report those as file:line
 # errors, and without a handler of its own Python would print its log lines to stderr
@@ -24,29 +34,44 @@ logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_NAMES = {name: name.title() for name in MONTHS}
+_TEXT_FIELDS = ("title", "journal", "booktitle", "series", "publisher", "address", "volume",
+                "number", "pages")
 # why: journals that are really "this is an arXiv preprint", not a venue
 _PREPRINT_VENUE = re.compile(r"^\s*(?:arxiv|corr|biorxiv|medrxiv|ssrn)\b", re.I)
-# why: an accent command outside braces ('Jo\\~{a}o') is split at its '~' by the name
-# parser, which reads '~' as a tie; braced, as BibTeX wants it ('Jo{\\~{a}}o'), it stays whole
-_ACCENT = re.compile(r"(?<!{)\\(?:[~'\"`^=.]|[uvHckbdrt](?![A-Za-z]))\s*(?:\{[^{}]*\}|[A-Za-z])")
 _ARXIV_IN_JOURNAL = re.compile(r"arxiv:\s*([a-z.-]*/?\d{4}\.?\d{3,5}(?:v\d+)?)", re.I)
 
 
 def read_bibtex(text: str, shown: str) -> list[IncomingPaper]:
-    """Every entry of a BibTeX file, in file order; BuildFailed with file:line errors for a
-    file that does not parse or entries without a title (then no papers at all)."""
+    """Every entry of a BibTeX file, in file order, each with what was repaired in it or why
+    it cannot be imported; BuildFailed with file:line errors for a file that does not parse."""
     problems = Problems(shown)
     library = bibtexparser.parse_string(text, parse_stack=[])
     for block in library.failed_blocks:
-        problems.error(_line(block), _failure(block))
+        if not isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):
+            problems.error(_line(block), _failure(block))
     problems.raise_if_any()
     strings = _strings(library, problems)
+    problems.raise_if_any()
     entries = {entry.key: entry for entry in library.entries}
     targets = {_raw(entry, "crossref").strip("{}\" ") for entry in library.entries} - {""}
-    papers = [_paper(entry, _fields(entry, entries, strings, problems), problems, shown)
-              for entry in library.entries if entry.key not in targets]
-    problems.raise_if_any()
-    return [paper for paper in papers if paper]
+    return [_paper(entry, entries, strings, shown, again) for entry, again in _all_entries(library)
+            if entry.key not in targets]
+
+
+def _all_entries(library) -> list[tuple[Entry, str]]:
+    """Every entry in file order, one whose key was used before included, with the warning
+    that brings (bibtexparser sets such an entry aside, and one with a field given twice)."""
+    found, first = [], {}
+    for block in library.blocks:
+        entry = block if isinstance(block, Entry) else block.ignore_error_block \
+            if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)) else None
+        if entry is None:
+            continue
+        seen = first.setdefault(entry.key, entry)
+        found.append((entry, "" if seen is entry else (
+            f"entry key '{entry.key}' is used again (first at line {_line(seen)}): read as "
+            "another paper; give each entry its own key")))
+    return found
 
 
 def _line(block) -> int:
@@ -56,9 +81,6 @@ def _line(block) -> int:
 
 def _failure(block: ParsingFailedBlock) -> str:
     """What a curator should read for a block bibtexparser could not parse."""
-    if isinstance(block, DuplicateBlockKeyBlock):
-        return (f"entry key '{block.key}' is used again (first at line "
-                f"{_line(block.previous_block)}); give each entry its own key")
     first = (block.raw or "").strip().splitlines()[:1]
     start = f"'{first[0][:60]}'" if first else "this block"
     reason = getattr(block.error, "abort_reason", "") or getattr(block.error, "message", "")
@@ -89,14 +111,20 @@ def _fields(entry: Entry, entries: dict[str, Entry], strings: dict[str, str],
     """The entry's fields by lowercase name, values resolved; a `crossref` target's fields
     fill the gaps (DBLP's 'with crossref' export keeps the booktitle there)."""
     values: dict[str, str] = {}
+    lines: dict[str, int] = {}
     parent = entries.get(_raw(entry, "crossref").strip("{}\" "))
     inherited = [(f, True) for f in parent.fields] if parent else []
     for item, from_parent in [(f, False) for f in entry.fields] + inherited:
         name = item.key.lower()
         if from_parent and name == "title":
             name = "booktitle"  # why: the parent's title is the proceedings' or book's name
-        if name in values:
+        if name in lines and not from_parent:
+            problems.warn(item.start_line + 1, f"field '{item.key}' of entry '{entry.key}' is "
+                          f"given again (first at line {lines[name]}): the first is read; "
+                          "delete one")
+        if name in lines:
             continue
+        lines[name] = item.start_line + 1
         try:
             values[name] = resolve_value(str(item.value), strings)
         except ValueError as err:
@@ -138,65 +166,55 @@ def _closing(raw: str, start: int) -> int:
     return len(raw)
 
 
-def _paper(entry: Entry, fields: dict[str, str], problems: Problems,
-           shown: str) -> IncomingPaper | None:
-    line = _line(entry)
+def _paper(entry: Entry, entries: dict[str, Entry], strings: dict[str, str], shown: str,
+           again: str) -> IncomingPaper:
+    """One entry as a paper, with what was repaired in it and why it cannot be imported."""
+    line, problems = _line(entry), Problems(shown)
+    if again:
+        problems.warn(line, again)
+    fields = _fields(entry, entries, strings, problems)
+    text = {name: _decoded(fields, name, entry.key, line, problems) for name in _TEXT_FIELDS
+            if fields.get(name, "").strip()}
     if not fields.get("title", "").strip():
         problems.error(line, f"entry '{entry.key}' has no title; add title = {{...}}")
-        return None
-    decoded = {}
-    for name in ("title", "booktitle", "journal"):
-        try:
-            decoded[name] = tex_to_text(fields.get(name, ""))
-        except ValueError as err:
-            problems.error(line, f"the {name} of entry '{entry.key}': {err}")
-    if decoded.get("title") == "":
+    elif not text["title"] and not problems.errors:
         problems.error(line, f"entry '{entry.key}' has an empty title; write the title in it")
+    authors = read_names(fields.get("author", ""), "author", entry.key, line, problems)
+    venue = _venue(fields, text.get("journal", "") or text.get("booktitle", ""))
     links = _links(fields)
     date, why = bib_date(fields)
     return IncomingPaper(
-        origin=f"{shown}:{line}", title=decoded.get("title", ""),
-        authors=_authors(fields.get("author", ""), entry.key, line, problems),
-        abstract=unwrap(fields.get("abstract", "")),
-        venue=_venue(decoded.get("journal", ""), decoded.get("booktitle", "")), date=date,
+        origin=f"{shown}:{line}", title=text.get("title", ""), authors=authors,
+        abstract=unwrap(fields.get("abstract", "")), venue=venue, date=date,
         tags=_tags(fields), links=links.found, key=one_line(entry.key),
-        dropped=tuple(links.dropped + ([why] if why else [])))
+        dropped=tuple(links.dropped + ([why] if why else [])),
+        citation=_citation(fields, text, venue, read_names(
+            fields.get("editor", ""), "editor", entry.key, line, problems)),
+        repaired=tuple(problems.warnings), problems=tuple(problems.errors))
 
 
-def _authors(raw: str, key: str, line: int, problems: Problems) -> tuple[str, ...]:
-    """'Last, First', 'First Last' and 'von Last, Jr, First' names as 'First von Last Jr';
-    'and others' dropped."""
-    names = []
-    for name in split_names(_ACCENT.sub(r"{\g<0>}", raw)):
-        if name.strip().lower() in ("others", "et al.", "et al"):
-            continue
-        try:
-            names.append(tex_to_text(parse_single_name_into_parts(name).merge_first_name_first))
-        except (InvalidNameError, ValueError) as err:
-            problems.error(line, f"author '{name.strip()}' of entry '{key}': {err}")
-    return tuple(name for name in names if name)
+def _decoded(fields: dict[str, str], name: str, key: str, line: int, problems: Problems) -> str:
+    """A title (its math kept as TeX) or another field as plain text."""
+    try:
+        return (decode_title if name == "title" else tex_to_text)(fields[name])
+    except ValueError as err:
+        problems.error(line, f"the {name} of entry '{key}': {err}")
+        return ""
 
 
-def split_names(raw: str) -> list[str]:
-    """The names of an author field, split at each ' and ' outside braces.
-
-    bibtexparser's own splitter loses a name's first letter when it is an accent
-    ('\\"{O}ktem, Ozan' comes back as '{O}ktem, Ozan'), so this one is ours.
-    """
-    names, depth, start = [], 0, 0
-    for match in re.finditer(r"[{}]|\s+and\s+", raw):
-        if match.group() in "{}":
-            depth = depth + 1 if match.group() == "{" else max(depth - 1, 0)
-        elif depth == 0:
-            names.append(raw[start:match.start()])
-            start = match.end()
-    return [name.strip() for name in names + [raw[start:]] if name.strip()]
+def _venue(fields: dict[str, str], name: str) -> str:
+    """The journal or proceedings as readers name it ('NeurIPS 2018', see venues.py); an
+    arXiv/CoRR 'journal' is no venue."""
+    return "" if _PREPRINT_VENUE.match(name) else short_venue(name, fields.get("year", ""))
 
 
-def _venue(journal: str, booktitle: str) -> str:
-    """The journal or proceedings as written; an arXiv/CoRR 'journal' is no venue."""
-    venue = journal or booktitle
-    return "" if _PREPRINT_VENUE.match(venue) else venue
+def _citation(fields: dict[str, str], text: dict[str, str], venue: str,
+              editors: tuple[str, ...]) -> dict:
+    """The fields a citation needs, as plain text; a preprint's 'journal' and volume left out."""
+    preprint = bool(_PREPRINT_VENUE.match(fields.get("journal", "")))
+    kept = {name: value for name, value in text.items()
+            if not (preprint and name in ("journal", "volume"))}
+    return citation_of(venue, {**kept, "editor": editors})
 
 
 def _tags(fields: dict[str, str]) -> tuple[str, ...]:
@@ -210,7 +228,7 @@ def _tags(fields: dict[str, str]) -> tuple[str, ...]:
 def _links(fields: dict[str, str]) -> Links:
     """arXiv from eprint, an arXiv URL or DOI or Scholar's 'arXiv preprint arXiv:…' journal;
     OpenReview from its URL or an `openreview` field; the DOI; any other http(s) `url` as
-    pdf, code or project."""
+    page, pdf, code or project (Links.add_paper_url); PMLR's `pdf` field."""
     links = Links()
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
     if fields.get("eprint") and prefix == "arxiv":
@@ -226,6 +244,8 @@ def _links(fields: dict[str, str]) -> Links:
         links.add_id("openreview", fields["openreview"], "openreview")  # why: all.bib's own field
     if fields.get("url"):
         links.add_paper_url(fields["url"], "url")
+    if fields.get("pdf"):
+        links.add_url(fields["pdf"], "pdf", "pdf")  # why: PMLR's, beside its landing page
     return links
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pylatexenc.latex2text import LatexNodes2Text
 
 from ..content.fields import FORBIDDEN
-from ..content.links import is_http_url, resolve
+from ..content.links import PAGE_SITES, is_http_url, page_site, resolve
 from ..model.errors import BuildFailed, ContentError
 
 MAX_TEX_DEPTH = 24
@@ -32,29 +32,37 @@ _OPENREVIEW_URL = re.compile(r"^https?://(?:www\.)?openreview\.net/(?:forum|pdf)
 _DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(.+)$", re.I)
 _CODE_HOSTS = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/", re.I)
 _VERSION = re.compile(r"v\d+$")
-# why: the text macros a .bib writes for a literal backslash, brace or caret (all.bib does);
-# they pass the decoder as private-use characters, since its output loses every \, { and }
+# why: the text macros a .bib writes for a literal backslash, brace or caret (all.bib does,
+# and the NeurIPS proceedings write `\lbrace`); they pass the decoder as private-use
+# characters, since its output loses every \, { and }
 _LITERAL_MACROS = {"textbackslash": "\\", "textbraceleft": "{", "textbraceright": "}",
-                   "textasciicircum": "^"}
+                   "textasciicircum": "^", "lbrace": "{", "rbrace": "}"}
 _LITERAL_MACRO = re.compile(r"\\(" + "|".join(_LITERAL_MACROS) + r")(?:\{\}|(?![A-Za-z])\s*)")
-_STAND_IN = {name: chr(0xE000 + n) for n, name in enumerate(_LITERAL_MACROS)}
-_FROM_STAND_IN = {ord(_STAND_IN[name]): char for name, char in _LITERAL_MACROS.items()}
-_NO_STAND_IN = dict.fromkeys(_FROM_STAND_IN)
+STAND_IN = {char: chr(0xE000 + n) for n, char in enumerate("\\{}^$~")}
+"""A literal character as it passes the decoder (see tex_to_text and importers/titles.py)."""
+_FROM_STAND_IN = {ord(stand_in): char for char, stand_in in STAND_IN.items()}
+_PLANTED = re.compile("[\ue000-\ue1ff]")
 # why: most names and titles are plain text, which the decoder (~150 µs a call, half of a
 # large import) would give back as it is; only these characters ask it for anything
 _TEX_MARKUP = re.compile(r"[\\{}$%~^&#_`\"<>]|--|''|[!?]`")
 
 
 class Problems:
-    """The errors found in one file, raised together once the whole file is read."""
+    """The errors found in one file (or one entry of it), raised together once it is read,
+    and what was repaired in it, kept as warnings."""
 
     def __init__(self, shown: str):
         self.shown = shown
         self.errors: list[ContentError] = []
+        self.warnings: list[ContentError] = []
 
     def error(self, line: int, message: str) -> None:
         """Record one problem at `line` of the file (its text safe for a terminal)."""
         self.errors.append(ContentError(self.shown, line, terminal_safe(message)))
+
+    def warn(self, line: int, message: str) -> None:
+        """Record what was repaired at `line` of the file."""
+        self.warnings.append(ContentError(self.shown, line, terminal_safe(message)))
 
     def raise_if_any(self) -> None:
         """BuildFailed with every problem, if there was one."""
@@ -87,12 +95,22 @@ def tex_to_text(tex: str) -> str:
     Raises ValueError when braces nest too deep to decode. A backslash, brace or caret is
     kept only when written as its text macro ('\\textbraceleft{}'): a bare one is TeX's.
     """
-    tex = tex.translate(_NO_STAND_IN)
+    return decode_tex(without_stand_ins(tex))
+
+
+def without_stand_ins(text: str) -> str:
+    """`text` without the private-use characters the decoder lends a meaning to: a source
+    cannot plant one."""
+    return _PLANTED.sub("", text) if _PLANTED.search(text) else text
+
+
+def decode_tex(tex: str) -> str:
+    """tex_to_text() of a text whose STAND_IN characters stand for their literal characters."""
     if not _TEX_MARKUP.search(tex):
-        return one_line(tex)
+        return one_line(tex.translate(_FROM_STAND_IN))
     if _depth(tex) > MAX_TEX_DEPTH:
         raise ValueError(f"braces nest more than {MAX_TEX_DEPTH} deep")
-    tex = _LITERAL_MACRO.sub(lambda m: _STAND_IN[m.group(1)], tex)
+    tex = _LITERAL_MACRO.sub(lambda m: STAND_IN[_LITERAL_MACROS[m.group(1)]], tex)
     # why: a bare % starts a TeX comment, but Scholar writes '5% faster' unescaped
     escaped = _BARE_PERCENT.sub(r"\\%", tex)
     try:
@@ -147,19 +165,20 @@ class Links:
             if not kind and (match := pattern.match(url)):
                 self.add_id(id_kind, match.group(1), source)
                 return
-        kind = kind or ("code" if _CODE_HOSTS.match(url) else
-                        "pdf" if url.lower().split("?")[0].endswith(".pdf") else "project")
+        kind = kind or ("code" if _CODE_HOSTS.match(url) else "pdf" if _is_pdf(url) else "project")
         self.found.setdefault(kind, url)
 
     def add_paper_url(self, url: str, source: str) -> None:
-        """A reference's own `url`; next to a DOI, arXiv or OpenReview id a URL that is no
-        PDF or code is almost surely the paper's landing page (Zotero writes the
-        publisher's), not a project page, so it is left out then."""
-        known = {"doi", "arxiv", "openreview"} & set(self.found)
-        self.add_url(url, source)
-        if known and "project" in self.found:
-            self.dropped.append(f"{source} '{self.found.pop('project')}' is most likely the "
-                                "paper's landing page; left out")
+        """A reference's own `url`: an arXiv, OpenReview or DOI address as its id, a PDF as
+        the PDF, a code host's as code; a page of a proceedings' site (the ACL Anthology,
+        PMLR, the NeurIPS proceedings: content/links.py's PAGE_SITES), or any other page next
+        to an id (Zotero writes the publisher's), as the paper's own `page`; else a project."""
+        url = url.strip()
+        beside_id = bool({"doi", "arxiv", "openreview"} & set(self.found))
+        ids = (_DOI_URL, _ARXIV_URL, _OPENREVIEW_URL, _CODE_HOSTS)
+        page = is_http_url(url) and not any(pattern.match(url) for pattern in ids) \
+            and not _is_pdf(url) and (beside_id or page_site(url) in PAGE_SITES.values())
+        self.add_url(url, source, "page" if page else "")
 
     def add_doi(self, value: str, source: str) -> None:
         """A DOI, written bare or as a doi.org URL; arXiv's own DOIs give the arXiv id instead."""
@@ -171,6 +190,10 @@ class Links:
             self.add_id("arxiv", match.group(1), source)
         else:
             self.add_id("doi", value, source)
+
+
+def _is_pdf(url: str) -> bool:
+    return url.lower().split("?")[0].endswith(".pdf")
 
 
 def checked_id(kind: str, value: str) -> bool:

@@ -2,8 +2,11 @@
 object) and Crossref's API (`{"message": {...}}`, or `{"message": {"items": [...]}}`).
 
 Choices: the date is `issued` (Crossref's `published` when `issued` is missing), its
-missing month or day read as the first; an 'arXiv' container is no venue; `keyword`
-(comma separated) gives tags, Crossref's journal-wide `subject` does not. Ids come from
+missing month or day read as the first; the venue is `container-title-short`, else
+`container-title`, as readers name it (venues.py), and an 'arXiv' container is no venue;
+the container's full name, `collection-title`, `editor`, `publisher`, `publisher-place`,
+`volume`, `issue` and `page` are kept for citing it; `keyword` (comma separated) gives tags,
+Crossref's journal-wide `subject` does not. Ids come from
 `DOI`, `URL`, `number` "arXiv:<id>" (Zotero's Archive ID) and `archive` "OpenReview" with
 its `archive_location` (as papers.json writes them).
 """
@@ -16,13 +19,18 @@ import re
 from typing import Any
 
 from ..content.fields import describe
+from .citing import citation_of
 from .cleaning import Links, Problems, one_line, split_keywords, unwrap
 from .incoming import IncomingPaper
 from .jsonitems import entries_with_lines, load_json, text_list, text_value
+from .venues import short_venue
 
 _PREPRINT = re.compile(r"^\s*(?:arxiv|corr|biorxiv|medrxiv|ssrn)\b", re.I)
 _ARXIV_NUMBER = re.compile(r"^\s*arxiv:\s*(.+?)\s*$", re.I)
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+_JOURNAL_TYPES = ("article-journal", "journal-article", "article-magazine", "article-newspaper")
+_CITED = {"collection-title": "series", "publisher": "publisher", "publisher-place": "address",
+          "volume": "volume", "issue": "number", "page": "pages"}
 
 
 def read_csl(text: str, shown: str) -> list[IncomingPaper]:
@@ -54,14 +62,33 @@ def _paper(item: Any, line: int, problems: Problems) -> IncomingPaper | None:
         return None
     links = _links(item, line, problems)
     container = one_line(_first(item.get("container-title"), "container-title", line, problems))
+    short = one_line(_first(item.get("container-title-short"), "container-title-short", line,
+                            problems))
     date, why = _issued(item)
+    venue = "" if _PREPRINT.match(container) else short_venue(
+        short or container, str(date.year) if date else "")
     return IncomingPaper(
-        origin=f"{problems.shown}:{line}", title=title, authors=_authors(item, line, problems),
+        origin=f"{problems.shown}:{line}", title=title,
+        authors=_authors(item, line, problems),
         abstract=_abstract(text_value(item.get("abstract"), "abstract", line, problems)),
-        venue="" if _PREPRINT.match(container) else container, date=date,
+        venue=venue, date=date,
         tags=_keywords(item.get("keyword"), line, problems), links=links.found,
         key=one_line(item["id"]) if isinstance(item.get("id"), str) else "",
-        dropped=tuple(links.dropped + ([why] if why else [])))
+        dropped=tuple(links.dropped + ([why] if why else [])),
+        citation=_citation(item, container, venue, line, problems))
+
+
+def _citation(item: dict, container: str, venue: str, line: int, problems: Problems) -> dict:
+    """What a citation needs, by the front matter's names; 'arXiv' as publisher is no more
+    than the preprint's archive, which the arXiv id gives."""
+    values = {"journal" if item.get("type") in _JOURNAL_TYPES else "booktitle":
+              "" if _PREPRINT.match(container) else container,
+              "editor": _authors(item, line, problems, "editor")}
+    for variable, key in _CITED.items():
+        values[key] = _text_or_number(item.get(variable), variable, line, problems, keep=True)
+    if values["publisher"].strip().lower() == "arxiv":
+        values["publisher"] = ""
+    return citation_of(venue, values)
 
 
 def _first(value: Any, what: str, line: int, problems: Problems) -> str:
@@ -71,16 +98,17 @@ def _first(value: Any, what: str, line: int, problems: Problems) -> str:
     return text_value(value, what, line, problems)
 
 
-def _authors(item: dict, line: int, problems: Problems) -> tuple[str, ...]:
+def _authors(item: dict, line: int, problems: Problems,
+             role: str = "author") -> tuple[str, ...]:
     """'given family' (with particles and suffix), or an institution's `literal` name."""
-    people = item.get("author") or []
+    people = item.get(role) or []
     if not isinstance(people, list) or not all(isinstance(p, dict) for p in people):
-        problems.error(line, f"author must be a list of name objects, got {describe(people)}")
+        problems.error(line, f"{role} must be a list of name objects, got {describe(people)}")
         return ()
     names = []
     for person in people:
-        parts = [text_value(person.get(k), f"author {k}", line, problems) for k in _NAME_PARTS]
-        literal = text_value(person.get("literal"), "author literal", line, problems)
+        parts = [text_value(person.get(k), f"{role} {k}", line, problems) for k in _NAME_PARTS]
+        literal = text_value(person.get("literal"), f"{role} literal", line, problems)
         names.append(one_line(" ".join(parts) if any(parts) else literal))
     return tuple(name for name in names if name)
 
@@ -133,7 +161,10 @@ def _links(item: dict, line: int, problems: Problems) -> Links:
     return links
 
 
-def _text_or_number(value: Any, what: str, line: int, problems: Problems) -> str:
-    """CSL allows a number where it means text (`number`, `volume`): '' for a number."""
-    return "" if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        else text_value(value, what, line, problems)
+def _text_or_number(value: Any, what: str, line: int, problems: Problems,
+                    keep: bool = False) -> str:
+    """CSL allows a number where it means text (`number`, `volume`): '' for a number, or the
+    number as text with `keep`."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value) if keep else ""
+    return text_value(value, what, line, problems)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.errors import ContentError
 
 
 @dataclass(frozen=True)
@@ -40,3 +43,12 @@ class IncomingPaper:
     dropped: tuple[str, ...] = ()
     """What the reader left out and why ("doi '10.1/x y' is not a valid doi id; left out"),
     so the import report can show the curator what the source said but the digest won't."""
+    citation: dict[str, Any] = field(default_factory=dict)
+    """What a reference needs beyond the digest's fields, as the front matter's `citation:`
+    takes it: the proceedings' or journal's full name, editors, publisher, volume, pages..."""
+    repaired: tuple[ContentError, ...] = ()
+    """What the reader repaired with certainty, each with its file and line (authors separated
+    by commas, a key or a field given twice): warnings, or errors with `import --strict`."""
+    problems: tuple[ContentError, ...] = ()
+    """Why the entry cannot be imported, each with its file and line: the import skips it,
+    imports the rest and exits 1 (`--strict`: nothing is written)."""

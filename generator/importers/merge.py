@@ -10,15 +10,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..content.config import load_config
 from ..content.documents import (PAPERS_DIR, ContentErrorRaised, SourceDoc, load_documents,
                                  paper_names, parse_document, slugify)
 from ..model.errors import BuildFailed, display_path
 from ..model.identity import identities, near_tags, normalise_tag
+from .aftercheck import AfterCheck, check_written
 from .incoming import IncomingPaper
 from .paperfile import new_paper_text, replaced_fields_text, write_atomically
 from .sources import read_sources
 
-SOURCE_OWNED = ("title", "authors", "venue", "presentation", "links", "abstract")
+SOURCE_OWNED = ("title", "authors", "venue", "presentation", "links", "citation", "abstract")
 """What `--update` refreshes. The rest (notes, tags, tldr, draft, extra, date) is the
 curator's once the file exists; links are merged, so a link the curator added stays."""
 
@@ -35,6 +37,9 @@ class ImportOptions:
     """Added to every created paper."""
     update: bool = False
     """Refresh the source-owned fields of papers the digest has already."""
+    strict: bool = False
+    """Refuse the whole import (nothing written) when a source entry had to be repaired or
+    cannot be read, instead of repairing it or skipping it."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class Decision:
     """Why it is skipped; for an update, the fields that changed."""
     draft: bool = False
     """Created as a draft for want of an abstract."""
+    failed: bool = False
+    """Skipped because its source entry cannot be read: the import then exits 1."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,10 @@ class ImportPlan:
     left_out: tuple[str, ...] = ()
     """What the sources said that the readers left out, and why: 'refs.bib:12: doi '…' is not
     a valid doi id; left out' (IncomingPaper.dropped, with where it was read)."""
+    repaired: tuple[str, ...] = ()
+    """What the readers repaired in the sources, as 'file:line: what' (IncomingPaper.repaired)."""
+    checked: AfterCheck = AfterCheck()
+    """What `check --strict` would say of the files it writes (aftercheck.py)."""
 
     def writes(self) -> list[Decision]:
         """The decisions that write a file."""
@@ -119,13 +130,22 @@ def plan_import(incoming: list[IncomingPaper], existing: list[ExistingPaper], pa
     """The decision for every incoming paper; reads and writes nothing."""
     taken = {name[:-3].lower() for name in paper_names(papers_dir)}
     tags = TagSpeller(_digest_tags(existing))
-    decisions: list[Decision] = []
-    for group in match(incoming, existing):
+    decisions = [_unreadable(paper) for paper in incoming if paper.problems]
+    for group in match([paper for paper in incoming if not paper.problems], existing):
         decisions.append(_decide(group, papers_dir, options, taken, tags))
         decisions += [Decision("skip", twin.origin, note=f"same paper as {group.merged.origin}; "
                                "merged into it") for twin in group.twins]
     left_out = tuple(f"{paper.origin}: {note}" for paper in incoming for note in paper.dropped)
-    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out)
+    repaired = tuple(str(note) for paper in incoming for note in paper.repaired)
+    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out, repaired)
+
+
+def _unreadable(paper: IncomingPaper) -> Decision:
+    """The skip of a source entry that cannot be read, saying where and why."""
+    line = paper.origin.rpartition(":")[2]
+    why = "; ".join(problem.message + ("" if str(problem.line) == line else
+                                       f" (line {problem.line})") for problem in paper.problems)
+    return Decision("skip", paper.origin, note=f"not imported: {why}", failed=True)
 
 
 def match(incoming: list[IncomingPaper], existing: list[ExistingPaper]) -> list[_Group]:
@@ -167,7 +187,7 @@ def combine(first: IncomingPaper, later: IncomingPaper) -> IncomingPaper:
         venue=first.venue or later.venue, presentation=first.presentation or later.presentation,
         date=first.date or later.date, tags=first.tags or later.tags, tldr=first.tldr or later.tldr,
         links={**first.links, **{k: v for k, v in later.links.items() if k not in first.links}},
-        key=first.key or later.key)
+        key=first.key or later.key, citation=first.citation or later.citation)
 
 
 def _decide(group: _Group, papers_dir: Path, options: ImportOptions, taken: set[str],
@@ -203,7 +223,7 @@ def new_fields(paper: IncomingPaper, options: ImportOptions, tags: tuple[str, ..
     fields: dict[str, Any] = {"title": paper.title, "authors": list(paper.authors)}
     optional = {"venue": options.venue or paper.venue, "presentation": paper.presentation,
                 "date": options.date, "tags": list(tags), "links": dict(paper.links),
-                "tldr": paper.tldr, "abstract": paper.abstract}
+                "citation": dict(paper.citation), "tldr": paper.tldr, "abstract": paper.abstract}
     fields.update({key: value for key, value in optional.items() if value})
     if not paper.abstract:
         fields["draft"] = True
@@ -218,7 +238,7 @@ def owned_changes(paper: IncomingPaper, front: dict[str, Any],
     wanted = {"title": paper.title, "authors": list(paper.authors),
               "venue": options.venue or paper.venue, "presentation": paper.presentation,
               "links": {**links, **paper.links} if paper.links else {},
-              "abstract": paper.abstract}
+              "citation": dict(paper.citation), "abstract": paper.abstract}
     return {key: wanted[key] for key in SOURCE_OWNED
             if wanted[key] and front.get(key) != wanted[key]}
 
@@ -314,8 +334,17 @@ def import_files(files: list[Path], metadata: Path | None, content_dir: Path,
 
 def import_papers(incoming: list[IncomingPaper], content_dir: Path, options: ImportOptions,
                   dry_run: bool = False) -> ImportPlan:
-    """Plan papers already read against the digest, and write the plan unless `dry_run`."""
+    """Plan papers already read against the digest, and write the plan unless `dry_run`;
+    with `options.strict`, BuildFailed (nothing written) if a source entry was repaired or
+    cannot be read."""
+    refused = [error for paper in incoming for error in (*paper.repaired, *paper.problems)]
+    if options.strict and refused:
+        raise BuildFailed(refused)
+    site_yaml = content_dir / "site.yaml"
+    macros = load_config(content_dir).macros if site_yaml.is_file() else {}
     plan = plan_import(incoming, read_existing(content_dir), content_dir / PAPERS_DIR, options)
+    plan = replace(plan, checked=check_written(
+        [(d.path, d.text, d.origin) for d in plan.writes() if d.path], macros))
     if not dry_run:
         apply_plan(plan)
     return plan

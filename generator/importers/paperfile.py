@@ -11,8 +11,8 @@ import yaml
 
 from ..content.documents import SourceDoc
 
-KEY_ORDER = ("title", "authors", "venue", "presentation", "date", "tags", "links", "tldr",
-             "draft", "abstract")
+KEY_ORDER = ("title", "authors", "venue", "presentation", "date", "tags", "links", "citation",
+             "tldr", "draft", "abstract")
 """Front matter keys in the order the digest's files give them: what a curator reads first."""
 
 

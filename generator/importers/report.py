@@ -1,17 +1,22 @@
 """What an import did, grouped for the curator: created, updated, unchanged, skipped, drafts,
-what the sources said that was left out, tag warnings, then one line of counts."""
+what the sources said that was left out or repaired, tag warnings, then one line of counts."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..model.errors import display_path
+from .aftercheck import macro_lines
 from .merge import Decision, ImportPlan
 
 GROUPS = (("create", "created"), ("update", "updated"), ("unchanged", "unchanged"),
           ("skip", "skipped"))
 
 
-def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
-    """The report as lines of text, each group headed by its name and count."""
+def report_lines(plan: ImportPlan, dry_run: bool = False,
+                 site_yaml: Path = Path("content/site.yaml")) -> list[str]:
+    """The report as lines of text, each group headed by its name and count, ending with
+    what `check --strict` would say of the papers written (nothing when it would pass)."""
     lines: list[str] = []
     for action, heading in GROUPS:
         chosen = [d for d in plan.decisions if d.action == action]
@@ -21,13 +26,32 @@ def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
                       [f"{_path(d)}: add its abstract, then delete 'draft: true' (build --drafts "
                        "previews it)" for d in drafts])
     lines += _section("left out of the sources", list(plan.left_out))
+    lines += _section("repaired in the sources", list(plan.repaired))
     lines += _section("tag warnings", list(plan.warnings))
     counts = [f"{sum(d.action == action for d in plan.decisions)} {heading}"
               for action, heading in GROUPS]
     counts += [f"{len(drafts)} draft{'s' if len(drafts) != 1 else ''}",
                f"{len(plan.warnings)} tag warning{'s' if len(plan.warnings) != 1 else ''}"]
     ending = "; dry run, nothing was written" if dry_run else ""
-    return lines + [f"Import: {', '.join(counts)}{ending}."]
+    lines.append(f"Import: {', '.join(counts)}{ending}.")
+    failed = sum(d.failed for d in plan.decisions)
+    if failed:
+        lines.append(f"{failed} source entr{'ies' if failed > 1 else 'y'} could not be imported "
+                     "(skipped, above): fix them and import the file again.")
+    return lines + _checked(plan, site_yaml)
+
+
+def _checked(plan: ImportPlan, site_yaml: Path) -> list[str]:
+    """The undefined macros with the lines that define them, then check --strict's findings."""
+    lines = []
+    if plan.checked.macros:
+        lines += [f"undefined LaTeX macros ({len(plan.checked.macros)}); define each once for "
+                  f"the digest, under 'macros:' in {display_path(site_yaml)}:",
+                  *(f"  {line}" for line in macro_lines(plan.checked.macros))]
+    if plan.checked.findings:
+        lines += [f"check --strict would fail on {len(plan.checked.findings)} of what was "
+                  "written:", *(f"  {finding}" for finding in plan.checked.findings)]
+    return lines
 
 
 def _section(heading: str, items: list[str]) -> list[str]:

@@ -42,10 +42,24 @@ def publication_year(paper: Paper) -> int:
 
 
 def work_url(paper: Paper, page_url: str) -> str:
-    """The URL a reference manager should keep for the work: its arXiv, OpenReview or DOI page,
-    else `page_url` (its page in this digest)."""
+    """The URL a reference manager should keep for the work: its own page at the proceedings
+    (links.page), else its arXiv, OpenReview or DOI page, else its PDF; `page_url` (its page in
+    this digest) only when the paper has none of these."""
     links = {link.kind: link.url for link in paper.links}
-    return links.get("arxiv") or links.get("openreview") or links.get("doi") or page_url
+    return next((links[kind] for kind in _WORK_KINDS if kind in links), page_url)
+
+
+_WORK_KINDS = ("page", "arxiv", "openreview", "doi", "pdf")
+
+
+def own_pdf(paper: Paper, url: str) -> str:
+    """The paper's PDF when it is given (not the one its arXiv or OpenReview id gives) and is
+    not `url` (its work_url) already, else '' (PMLR's entries give both the page and the PDF)."""
+    pdf = next((link.url for link in paper.links if link.kind == "pdf"), "")
+    derived = (f"https://arxiv.org/pdf/{paper.ids['arxiv']}" if "arxiv" in paper.ids else
+               f"https://openreview.net/pdf?id={paper.ids['openreview']}"
+               if "openreview" in paper.ids else "")
+    return "" if pdf in (url, derived) else pdf
 
 
 def openreview_beside(paper: Paper, url: str) -> str:

@@ -47,6 +47,9 @@ class SiteConfig:
     """Papers per page on the home and tag pages; later pages live at page/<n>/."""
     feed_items: int = 50
     """Newest papers in each RSS feed: readers fetch feeds often, and keep what they have seen."""
+    macros: dict[str, str] = field(default_factory=dict)
+    """The digest's own LaTeX macros, name (sorted) -> definition with `#1`… its arguments:
+    expanded in every title and abstract (content/latexmacros.py)."""
 
 
 @dataclass(frozen=True)
@@ -63,14 +66,42 @@ class Link:
     """One outbound link of a paper, resolved to a URL."""
 
     kind: str
-    """One of LINK_KINDS: arxiv, openreview, pdf, code, project, doi."""
+    """One of LINK_KINDS: arxiv, openreview, page, pdf, code, project, doi."""
     label: str
     """Button text."""
     url: str
     """Absolute http(s) URL."""
 
 
-LINK_KINDS = ("arxiv", "openreview", "pdf", "code", "project", "doi")
+LINK_KINDS = ("arxiv", "openreview", "page", "pdf", "code", "project", "doi")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """What a reference to the paper needs beyond the digest's own fields, as its source gave
+    it (front matter `citation:`); written back into its BibTeX entry and CSL-JSON item."""
+
+    booktitle: str = ""
+    """The proceedings' full name ('Advances in Neural Information Processing Systems')."""
+    journal: str = ""
+    """The journal's full name; the entry is then an article."""
+    series: str = ""
+    """The series of the proceedings ('Proceedings of Machine Learning Research')."""
+    editor: tuple[str, ...] = ()
+    """The proceedings' editors, 'First Last'."""
+    publisher: str = ""
+    address: str = ""
+    """Where the proceedings were published or the conference held ('Dublin, Ireland')."""
+    volume: str = ""
+    number: str = ""
+    """The issue of a journal, or the number in a series."""
+    pages: str = ""
+    """'4445–4455', its range with an en dash."""
+
+
+CITATION_KEYS = ("booktitle", "journal", "series", "editor", "publisher", "address", "volume",
+                 "number", "pages")
+"""The keys of `citation:` in the order they are written."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +151,8 @@ class Paper:
     """The body as plain text, for search."""
     draft: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    citation: Citation = Citation()
+    """The proceedings, journal, editors, pages... its source gave, for citing it."""
 
 
 @dataclass(frozen=True)

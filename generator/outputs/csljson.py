@@ -1,12 +1,17 @@
 """papers.json: the digest as CSL-JSON, the format Zotero, Mendeley, pandoc and citeproc read.
 
 Choices, made to agree with all.bib and with what Zotero imports:
-- `type` is "paper-conference" with the venue as `container-title` when there is a venue, else
-  "article" (CSL's type for a preprint; Zotero imports it as a Preprint).
+- `type` is "article-journal" when the paper's `citation:` names a journal, "paper-conference"
+  when there is a venue, else "article" (CSL's type for a preprint; Zotero imports it as a
+  Preprint). `container-title` is the journal's or proceedings' full name from `citation:`,
+  else the venue; the venue is `container-title-short` when the two differ. The rest of
+  `citation:` is `collection-title` (series), `editor`, `publisher`, `publisher-place`
+  (address), `volume`, `issue` (number) and `page` (its range with a hyphen, as CSL has it).
 - `issued` is the year all.bib gives (model.citation.publication_year: the venue's, else the
   arXiv id's, else the day the paper joined the digest), as `date-parts` of the year only: the
   day a paper joined the digest is not a day it was published.
-- `URL` is the work's own page (arXiv, OpenReview or DOI), else its page in this digest.
+- `URL` is the work's own page (at the proceedings, arXiv, OpenReview or DOI), else its PDF,
+  else its page in this digest (model.citation.work_url, as all.bib's `url`).
 - An arXiv id is `number` as "arXiv:<id>": Zotero's "Archive ID", which it maps to CSL
   `number` with that prefix; an arXiv preprint also gets `publisher` "arXiv" (its repository).
 - An OpenReview id the `URL` does not give (it is the arXiv page when there is both) is
@@ -52,25 +57,43 @@ def csl_name(name: str) -> dict[str, str]:
 
 def csl_item(paper: Paper, key: str, page_url: str) -> dict[str, Any]:
     """One paper as a CSL-JSON item; `key` is its citation key in all.bib, `page_url` its page."""
+    cited = paper.citation
+    kind = "article-journal" if cited.journal else \
+        "paper-conference" if paper.venue or cited.booktitle else "article"
     item: dict[str, Any] = {
-        "id": key, "type": "paper-conference" if paper.venue else "article",
+        "id": key, "type": kind,
         "title": paper.title, "author": [csl_name(name) for name in paper.authors],
         "issued": {"date-parts": [[publication_year(paper)]]},
         "abstract": paper.abstract, "URL": work_url(paper, page_url),
     }
     if forum := openreview_beside(paper, item["URL"]):
         item["archive"], item["archive_location"] = "OpenReview", forum
-    if paper.venue:
-        item["container-title"] = paper.venue
+    if container := cited.journal or cited.booktitle or paper.venue:
+        item["container-title"] = container
+    if paper.venue and paper.venue != container:
+        item["container-title-short"] = paper.venue
+    item.update(_citation_variables(paper))
     if "doi" in paper.ids:
         item["DOI"] = paper.ids["doi"]
     if "arxiv" in paper.ids:
         item["number"] = "arXiv:" + paper.ids["arxiv"]
         if not paper.venue:
-            item["publisher"] = "arXiv"
+            item.setdefault("publisher", "arXiv")
     if paper.tags:
         item["keyword"] = ", ".join(tag.name for tag in paper.tags)
     return item
+
+
+def _citation_variables(paper: Paper) -> dict[str, Any]:
+    """The CSL variables of what `citation:` holds besides the container's name."""
+    cited = paper.citation
+    named = {"collection-title": cited.series, "publisher": cited.publisher,
+             "publisher-place": cited.address, "volume": cited.volume, "issue": cited.number,
+             "page": cited.pages.replace("–", "-")}
+    variables: dict[str, Any] = {name: value for name, value in named.items() if value}
+    if cited.editor:
+        variables["editor"] = [csl_name(name) for name in cited.editor]
+    return variables
 
 
 def csl_jobs(parts: Sequence[PaperParts]) -> list[FileJob]:
