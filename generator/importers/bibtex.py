@@ -15,7 +15,8 @@ import bibtexparser
 from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 
-from .cleaning import Links, Problems, one_line, split_keywords, tex_to_text, unwrap
+from .cleaning import Links, Problems, one_line, short, split_keywords, tex_to_text, unwrap
+from .crossref import containers, noting_containers
 from .incoming import IncomingPaper
 
 # why: bibtexparser also logs each block it cannot parse; we report those as file:line
@@ -41,12 +42,12 @@ def read_bibtex(text: str, shown: str) -> list[IncomingPaper]:
         problems.error(_line(block), _failure(block))
     problems.raise_if_any()
     strings = _strings(library, problems)
-    entries = {entry.key: entry for entry in library.entries}
-    targets = {_raw(entry, "crossref").strip("{}\" ") for entry in library.entries} - {""}
-    papers = [_paper(entry, _fields(entry, entries, strings, problems), problems, shown)
+    # why: only proceedings and books are left out; a paper others crossref is still a paper
+    targets = containers(library.entries)
+    papers = [_paper(entry, _fields(entry, targets, strings, problems), problems, shown)
               for entry in library.entries if entry.key not in targets]
     problems.raise_if_any()
-    return [paper for paper in papers if paper]
+    return noting_containers([paper for paper in papers if paper], library.entries, targets)
 
 
 def _line(block) -> int:
@@ -80,7 +81,8 @@ def _strings(library, problems: Problems) -> dict[str, str]:
         try:
             strings[block.key.lower()] = resolve_value(str(block.value), strings)
         except ValueError as err:
-            problems.error(_line(block), f"@string {block.key}: {err}")
+            strings[block.key.lower()] = ""  # why: one error, not one more per use of it
+            problems.error(_line(block), f"@string {short(block.key)}: {err}")
     return strings
 
 
@@ -100,13 +102,20 @@ def _fields(entry: Entry, entries: dict[str, Entry], strings: dict[str, str],
         try:
             values[name] = resolve_value(str(item.value), strings)
         except ValueError as err:
-            problems.error(item.start_line + 1, f"field '{item.key}' of entry '{entry.key}': {err}")
+            problems.error(item.start_line + 1, f"field '{short(item.key)}' of entry "
+                                                f"'{short(entry.key)}': {err}")
     return values
 
 
+MAX_VALUE = 1 << 20
+"""The longest `@string` macros may make a value (a paper file is at most 1 MiB): forty
+`@string`s that each join the one before twice would otherwise be a terabyte."""
+
+
 def resolve_value(raw: str, strings: dict[str, str]) -> str:
-    """A field's value: `{…}` and `"…"` pieces, numbers and macros joined by `#`."""
-    pieces, i = [], 0
+    """A field's value: `{…}` and `"…"` pieces, numbers and macros joined by `#`; ValueError
+    when it is not defined or longer than MAX_VALUE."""
+    pieces, i, size = [], 0, 0
     while i < len(raw):
         if raw[i].isspace() or raw[i] == "#":
             i += 1
@@ -114,13 +123,18 @@ def resolve_value(raw: str, strings: dict[str, str]) -> str:
             end = _closing(raw, i)
             pieces.append(raw[i + 1:end])
             i = end + 1
+            size += len(pieces[-1])
         else:
             word = re.match(r"[^\s#]+", raw[i:]).group()
             if not word.isdigit() and word.lower() not in strings:
-                raise ValueError(f"'{word}' is not defined; add @string{{{word} = \"...\"}} "
-                                 "or put the value in braces")
+                raise ValueError(f"'{short(word)}' is not defined; add @string{{{short(word)} = "
+                                 "\"...\"} or put the value in braces")
             pieces.append(word if word.isdigit() else strings[word.lower()])
             i += len(word)
+            size += len(pieces[-1])
+        if size > max(MAX_VALUE, len(raw)):  # why: only macros make a value outgrow its text
+            raise ValueError(f"expands to more than {MAX_VALUE:,} characters (@string macros "
+                             "that repeat each other?); write the value out")
     return "".join(pieces)
 
 
@@ -142,7 +156,7 @@ def _paper(entry: Entry, fields: dict[str, str], problems: Problems,
            shown: str) -> IncomingPaper | None:
     line = _line(entry)
     if not fields.get("title", "").strip():
-        problems.error(line, f"entry '{entry.key}' has no title; add title = {{...}}")
+        problems.error(line, f"entry '{short(entry.key)}' has no title; add title = {{...}}")
         return None
     decoded = {}
     for name in ("title", "booktitle", "journal"):
@@ -173,7 +187,7 @@ def _authors(raw: str, key: str, line: int, problems: Problems) -> tuple[str, ..
         try:
             names.append(tex_to_text(parse_single_name_into_parts(name).merge_first_name_first))
         except (InvalidNameError, ValueError) as err:
-            problems.error(line, f"author '{name.strip()}' of entry '{key}': {err}")
+            problems.error(line, f"author '{short(name)}' of entry '{short(key)}': {err}")
     return tuple(name for name in names if name)
 
 
