@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..content.documents import (PAPERS_DIR, ContentErrorRaised, SourceDoc, load_documents,
-                                 paper_names, parse_document, slugify)
+                                 paper_names, parse_document)
 from ..model.errors import BuildFailed, display_path
-from ..model.identity import identities, near_tags, normalise_tag
+from ..model.identity import identities
+from ..model.slugs import file_slug, slugify
 from .incoming import IncomingPaper
+from .matching import Group, match
 from .paperfile import new_paper_text, replaced_fields_text, write_atomically
 from .sources import read_sources
+from .tagspelling import TagSpeller
 
 SOURCE_OWNED = ("title", "authors", "venue", "presentation", "links", "abstract")
 """What `--update` refreshes. The rest (notes, tags, tldr, draft, extra, date) is the
@@ -75,6 +78,8 @@ class ImportPlan:
     left_out: tuple[str, ...] = ()
     """What the sources said that the readers left out, and why: 'refs.bib:12: doi '…' is not
     a valid doi id; left out' (IncomingPaper.dropped, with where it was read)."""
+    kept_apart: tuple[str, ...] = ()
+    """Papers with the title of another but another id, imported as papers of their own."""
 
     def writes(self) -> list[Decision]:
         """The decisions that write a file."""
@@ -105,72 +110,24 @@ def _names(front: dict[str, Any]) -> tuple[str, ...]:
     return identities(links, title if isinstance(title, str) else "")
 
 
-@dataclass
-class _Group:
-    """Incoming papers found to be one paper, and the file that already holds it."""
-
-    merged: IncomingPaper
-    target: ExistingPaper | None
-    twins: list[IncomingPaper] = field(default_factory=list)
-
-
 def plan_import(incoming: list[IncomingPaper], existing: list[ExistingPaper], papers_dir: Path,
                 options: ImportOptions) -> ImportPlan:
     """The decision for every incoming paper; reads and writes nothing."""
     taken = {name[:-3].lower() for name in paper_names(papers_dir)}
     tags = TagSpeller(_digest_tags(existing))
     decisions: list[Decision] = []
+    kept_apart: list[str] = []
     for group in match(incoming, existing):
         decisions.append(_decide(group, papers_dir, options, taken, tags))
         decisions += [Decision("skip", twin.origin, note=f"same paper as {group.merged.origin}; "
                                "merged into it") for twin in group.twins]
+        kept_apart += group.alike
     left_out = tuple(f"{paper.origin}: {note}" for paper in incoming for note in paper.dropped)
-    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out)
+    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out,
+                      tuple(dict.fromkeys(kept_apart)))
 
 
-def match(incoming: list[IncomingPaper], existing: list[ExistingPaper]) -> list[_Group]:
-    """Incoming papers grouped by identity, in reading order, each group with its file in the
-    digest if it has one. A paper that shares any identity with an earlier one, or that matches
-    the same file, joins its group."""
-    files: dict[str, ExistingPaper] = {}
-    for paper in existing:
-        for name in paper.names:
-            files.setdefault(name, paper)
-    groups: list[_Group] = []
-    by_name: dict[str, _Group] = {}
-    by_file: dict[Path, _Group] = {}
-    for paper in incoming:
-        names = identities(paper.links, paper.title)
-        target = next((files[n] for n in names if n in files), None)
-        group = next((by_name[n] for n in names if n in by_name), None) \
-            or (by_file.get(target.path) if target else None)
-        if group is None:
-            group = _Group(paper, target)
-            groups.append(group)
-        else:
-            group.merged = combine(group.merged, paper)
-            group.twins.append(paper)
-            # why: a twin may carry the id that ties the group to a file the first did not match
-            group.target = group.target or target
-        if group.target:
-            by_file.setdefault(group.target.path, group)
-        for name in identities(group.merged.links, group.merged.title):
-            by_name.setdefault(name, group)
-    return groups
-
-
-def combine(first: IncomingPaper, later: IncomingPaper) -> IncomingPaper:
-    """One paper from two records of it: the first wins where both have a value, the later
-    fills the gaps (a link kind the first lacks included)."""
-    return replace(
-        first, authors=first.authors or later.authors, abstract=first.abstract or later.abstract,
-        venue=first.venue or later.venue, presentation=first.presentation or later.presentation,
-        date=first.date or later.date, tags=first.tags or later.tags, tldr=first.tldr or later.tldr,
-        links={**first.links, **{k: v for k, v in later.links.items() if k not in first.links}},
-        key=first.key or later.key)
-
-
-def _decide(group: _Group, papers_dir: Path, options: ImportOptions, taken: set[str],
+def _decide(group: Group, papers_dir: Path, options: ImportOptions, taken: set[str],
             tags: TagSpeller) -> Decision:
     paper, target = group.merged, group.target
     missing = "title" if not paper.title.strip() else "authors" if not paper.authors else ""
@@ -235,9 +192,10 @@ def choose_slug(paper: IncomingPaper, taken: set[str]) -> str:
 
 
 def slug_for_title(title: str) -> str:
-    """'AgentOccam: A Simple ...' -> 'agentoccam'; otherwise the title's first words."""
+    """'AgentOccam: A Simple ...' -> 'agentoccam'; otherwise the title's first words (see
+    model.slugs.file_slug: a Chinese title keeps its characters)."""
     name, colon, _ = title.partition(":")
-    return slugify(name if colon and slugify(name) else title)
+    return file_slug(name if colon and file_slug(name) else title)
 
 
 def _digest_tags(existing: list[ExistingPaper]) -> list[str]:
@@ -247,55 +205,6 @@ def _digest_tags(existing: list[ExistingPaper]) -> list[str]:
 
 def _list(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
-
-
-def digest_spelling(name: str, known: list[str], added: list[str] | None = None) -> tuple[str, str]:
-    """A source's tag as the digest files it, and a warning when it is near another tag.
-
-    'Large Language Models' becomes 'large-language-models'; a tag the digest already spells
-    otherwise ('LLM' for 'llm') takes the digest's spelling; a tag only near one ('llms' by
-    'llm') is kept, with a warning naming both. `added` are the tags new in this import, so
-    'LLM' and 'llms' from two entries of one file are warned of as well.
-    ('', warning) when nothing is left of it.
-    """
-    tag = normalise_tag(name)
-    if not tag:
-        return "", f"tag '{name}' has no letters or digits; left out"
-    added = added or []
-    same = next((other for other in [*known, *added] if normalise_tag(other) == tag
-                 or _tag_page(other) == _tag_page(tag)), None)
-    if same:
-        return same, ""
-    for near, whose in ((near_tags(tag, known), "the digest's"),
-                        (near_tags(tag, added), "this import's new")):
-        if near:
-            names = ", ".join(f"'{other}'" for other in near)
-            return tag, f"new tag '{tag}' is near {whose} {names}; kept as it is: rename one " \
-                        "if they are the same topic"
-    return tag, ""
-
-
-class TagSpeller:
-    """The tags of one import: each spelled as the digest or an earlier paper of the import
-    spells it, the warnings collected, and every new tag remembered for the next paper."""
-
-    def __init__(self, digest: list[str]):
-        self.digest = digest
-        self.added: list[str] = []
-        self.warnings: list[str] = []
-
-    def spell(self, name: str) -> str:
-        """The tag to write for `name`, '' when nothing is left of it."""
-        tag, warning = digest_spelling(name, self.digest, self.added)
-        self.warnings += [warning] if warning else []
-        if tag and tag not in self.digest and tag not in self.added:
-            self.added.append(tag)
-        return tag
-
-
-def _tag_page(name: str) -> str:
-    # why: as papers.py names a tag's page; two spellings with one page fail the build
-    return slugify(name, max_length=80, ascii_only=False)
 
 
 def apply_plan(plan: ImportPlan) -> None:

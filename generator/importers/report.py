@@ -21,6 +21,7 @@ def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
                       [f"{_path(d)}: add its abstract, then delete 'draft: true' (build --drafts "
                        "previews it)" for d in drafts])
     lines += _section("left out of the sources", list(plan.left_out))
+    lines += _section("same title, another paper", list(plan.kept_apart))
     lines += _section("tag warnings", list(plan.warnings))
     counts = [f"{sum(d.action == action for d in plan.decisions)} {heading}"
               for action, heading in GROUPS]
@@ -31,7 +32,8 @@ def report_lines(plan: ImportPlan, dry_run: bool = False) -> list[str]:
 
 
 def _section(heading: str, items: list[str]) -> list[str]:
-    return [f"{heading} ({len(items)}):", *(f"  {item}" for item in items)] if items else []
+    return [f"{heading} ({len(items)}):", *(f"  {item}" for item in items)] \
+        if items else []
 
 
 def _line(decision: Decision) -> str:
@@ -43,3 +45,4 @@ def _line(decision: Decision) -> str:
 
 def _path(decision: Decision) -> str:
     return display_path(decision.path) if decision.path else ""
+
