@@ -11,7 +11,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .model.errors import BuildFailed, display_path
 from .building.writer import OutputRefused
@@ -221,17 +221,19 @@ def _port(text: str) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """`import`: new papers become files, known ones are matched (and refreshed with
     --update), then a report; nothing is written if any file cannot be read."""
-    from .importers.merge import import_files
+    from .importers.merge import import_papers
+    from .importers.sources import read_sources
     if args.metadata and len(args.files) > 1:
         print("error: with --metadata give one FILE, the list of abstracts", file=sys.stderr)
         return 2
+    options = _import_from(args)
     try:
-        plan = import_files(args.files, args.metadata, args.content, _import_from(args),
-                            args.dry_run)
+        incoming = read_sources(args.files, args.metadata)
     except BuildFailed as failed:
         _print_errors(failed, "Import failed", "nothing was written")
         return 1
-    return _report_import(plan, args.dry_run)
+    return _import_and_report(lambda: import_papers(incoming, args.content, options,
+                                                    args.dry_run), args.dry_run)
 
 
 def run_fetch(args: argparse.Namespace) -> int:
@@ -259,17 +261,18 @@ def run_fetch(args: argparse.Namespace) -> int:
 def _import_fetched(files: list[Path], temporary: Path | None, args: argparse.Namespace) -> int:
     from .importers.merge import import_papers
     from .importers.sources import read_sources
+    keep = "; --save DIR keeps the downloaded files" if temporary is not None else ""
     try:
         incoming = read_sources(files, None)
-        if temporary is not None:  # why: a report naming files about to be deleted helps no one
-            shown = display_path(temporary) + "/"
-            incoming = [replace(p, origin=p.origin.removeprefix(shown)) for p in incoming]
-        plan = import_papers(incoming, args.content, _import_from(args), args.dry_run)
     except BuildFailed as failed:
-        keep = "; --save DIR keeps the downloaded files" if temporary is not None else ""
         _print_errors(failed, "Import failed", f"nothing was written{keep}")
         return 1
-    return _report_import(plan, args.dry_run)
+    if temporary is not None:  # why: a report naming files about to be deleted helps no one
+        shown = display_path(temporary) + "/"
+        incoming = [replace(p, origin=p.origin.removeprefix(shown)) for p in incoming]
+    options = _import_from(args)
+    return _import_and_report(lambda: import_papers(incoming, args.content, options,
+                                                    args.dry_run), args.dry_run, keep)
 
 
 def _import_from(args: argparse.Namespace) -> ImportOptions:
@@ -278,8 +281,22 @@ def _import_from(args: argparse.Namespace) -> ImportOptions:
                          update=args.update)
 
 
-def _report_import(plan: ImportPlan, dry_run: bool) -> int:
-    from .importers.report import report_lines
+def _import_and_report(run: Callable[[], ImportPlan], dry_run: bool, keep: str = "") -> int:
+    """Plan and write an import, then print its report; when a file cannot be written (a full
+    disk), what was written before it and what to do, exit 1."""
+    from .importers.report import report_lines, stopped_lines
+    from .importers.writing import WriteStopped
+    try:
+        plan = run()
+    except BuildFailed as failed:
+        _print_errors(failed, "Import failed", f"nothing was written{keep}")
+        return 1
+    except WriteStopped as stopped:
+        *written, error = stopped_lines(stopped.plan, stopped)
+        for line in written:
+            print(line)
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     for line in report_lines(plan, dry_run=dry_run):
         print(line)
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,10 @@ from ..model.identity import identities
 from ..model.slugs import file_slug, slugify
 from .incoming import IncomingPaper
 from .matching import Group, match
-from .paperfile import new_paper_text, replaced_fields_text, write_atomically
+from .paperfile import new_paper_text, replaced_fields_text
 from .sources import read_sources
 from .tagspelling import TagSpeller
+from .writing import WriteStopped, remove_stale_temps, write_all
 
 SOURCE_OWNED = ("title", "authors", "venue", "presentation", "links", "abstract")
 """What `--update` refreshes. The rest (notes, tags, tldr, draft, extra, date) is the
@@ -80,6 +81,8 @@ class ImportPlan:
     a valid doi id; left out' (IncomingPaper.dropped, with where it was read)."""
     kept_apart: tuple[str, ...] = ()
     """Papers with the title of another but another id, imported as papers of their own."""
+    removed: tuple[Path, ...] = ()
+    """Temp files an interrupted import had left in the papers folder, removed by this one."""
 
     def writes(self) -> list[Decision]:
         """The decisions that write a file."""
@@ -208,10 +211,13 @@ def _list(value: Any) -> list[str]:
 
 
 def apply_plan(plan: ImportPlan) -> None:
-    """Write every created and updated file, each through a temp file and a rename."""
-    for decision in plan.writes():
-        assert decision.path is not None
-        write_atomically(decision.path, decision.text)
+    """Write every created and updated file, each through a temp file and a rename;
+    WriteStopped (see .writing) at the first that cannot be written, naming those before it."""
+    try:
+        write_all([(d.path, d.text) for d in plan.writes() if d.path])
+    except WriteStopped as stopped:
+        stopped.plan = plan
+        raise
 
 
 def import_files(files: list[Path], metadata: Path | None, content_dir: Path,
@@ -225,6 +231,8 @@ def import_papers(incoming: list[IncomingPaper], content_dir: Path, options: Imp
                   dry_run: bool = False) -> ImportPlan:
     """Plan papers already read against the digest, and write the plan unless `dry_run`."""
     plan = plan_import(incoming, read_existing(content_dir), content_dir / PAPERS_DIR, options)
-    if not dry_run:
-        apply_plan(plan)
+    if dry_run:
+        return plan
+    plan = replace(plan, removed=tuple(remove_stale_temps(content_dir / PAPERS_DIR)))
+    apply_plan(plan)
     return plan

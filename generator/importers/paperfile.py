@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -79,18 +76,3 @@ def _insertion_line(key: str, lines: dict[str, int], last_lines: dict[str, int],
     if present:
         return last_lines[present[-1]]
     return min(lines.values(), default=body_line - 1) - 1
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` as UTF-8 beside `path`, then move it into place in one step: a reader
-    (or `serve`'s watcher) never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # why: a leading dot and no '.md', so a temp file left by a crash is never read as a paper
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(text.encode("utf-8"))
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
