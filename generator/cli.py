@@ -92,6 +92,9 @@ def _import_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--update", action="store_true",
                      help="refresh title, authors, abstract, venue and links of papers "
                           "the digest has; the curator's fields are kept")
+    cmd.add_argument("--replace-links", action="store_true",
+                     help="with --update, the source's links replace the file's links of the "
+                          "same kind (without it a link the file has is kept)")
     cmd.add_argument("--dry-run", action="store_true",
                      help="print what would be done and write nothing")
 
@@ -278,7 +281,7 @@ def _import_fetched(files: list[Path], temporary: Path | None, args: argparse.Na
 def _import_from(args: argparse.Namespace) -> ImportOptions:
     from .importers.merge import ImportOptions
     return ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
-                         update=args.update)
+                         update=args.update, replace_links=args.replace_links)
 
 
 def _import_and_report(run: Callable[[], ImportPlan], dry_run: bool, keep: str = "") -> int:

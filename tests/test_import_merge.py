@@ -267,8 +267,9 @@ def test_update_refreshes_what_the_source_owns_and_keeps_every_curator_line(tmp_
     assert all(line in decision.text for line in kept)
     assert decision.text.endswith("---\nMy **notes**, kept.\n\n---\nEven a rule.\n")
     front = front_of(decision.text)
-    assert front["links"] == {"arxiv": "2409.11130", "code": "https://github.com/me/mine",
-                              "pdf": "https://p.org"}
+    assert front["links"] == {"arxiv": "https://arxiv.org/abs/2409.11130",
+                              "code": "https://github.com/me/mine", "pdf": "https://p.org"}, \
+        "a link the file has keeps the file's value; the source adds the kinds it lacks"
     assert list(front) == ["title", "authors", "venue", "date", "tags", "links", "tldr", "draft",
                            "extra", "abstract"]
     assert front["abstract"] == "We study $x^2$." and front["venue"] == "ICLR 2025"

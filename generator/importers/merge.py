@@ -24,7 +24,9 @@ from .writing import WriteStopped, remove_stale_temps, write_all
 
 SOURCE_OWNED = ("title", "authors", "venue", "presentation", "links", "abstract")
 """What `--update` refreshes. The rest (notes, tags, tldr, draft, extra, date) is the
-curator's once the file exists; links are merged, so a link the curator added stays."""
+curator's once the file exists; links are merged, so a link the curator added stays, and a link
+of a kind the file has keeps the file's value (the curator's camera-ready PDF) unless
+`replace_links`."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class ImportOptions:
     """Added to every created paper."""
     update: bool = False
     """Refresh the source-owned fields of papers the digest has already."""
+    replace_links: bool = False
+    """With `update`, the source's links replace the file's links of the same kind."""
 
 
 @dataclass(frozen=True)
@@ -173,11 +177,14 @@ def new_fields(paper: IncomingPaper, options: ImportOptions, tags: tuple[str, ..
 def owned_changes(paper: IncomingPaper, front: dict[str, Any],
                   options: ImportOptions) -> dict[str, Any]:
     """The source-owned fields whose value in the file differs from the source's, with the
-    new value; a field the source leaves empty keeps the file's."""
+    new value; a field the source leaves empty keeps the file's, and so does a link of a kind
+    the file has, unless `options.replace_links`."""
     links = front.get("links") if isinstance(front.get("links"), dict) else {}
+    merged = {**links, **paper.links} if options.replace_links else {**paper.links, **links}
     wanted = {"title": paper.title, "authors": list(paper.authors),
               "venue": options.venue or paper.venue, "presentation": paper.presentation,
-              "links": {**links, **paper.links} if paper.links else {},
+              # why: in the file's order, new kinds after, so equal links compare equal
+              "links": {**links, **merged} if paper.links else {},
               "abstract": paper.abstract}
     return {key: wanted[key] for key in SOURCE_OWNED
             if wanted[key] and front.get(key) != wanted[key]}
