@@ -200,9 +200,22 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def _not_a_digest(content: Path) -> bool:
+    """True, having said so, when `content` holds no site.yaml: a mistyped --content must not
+    become a new digest's folder."""
+    if (content / "site.yaml").is_file():
+        return False
+    print(f"error: {display_path(content)} holds no site.yaml, so it is no digest's content "
+          "folder; check --content (a new digest starts with a copy of content/site.yaml)",
+          file=sys.stderr)
+    return True
+
+
 def run_new(args: argparse.Namespace) -> int:
     """`new`: one draft paper file from a title or an id, never over an existing file or paper."""
     from .content.scaffold import ScaffoldRefused, scaffold_paper
+    if _not_a_digest(args.content):
+        return 2
     try:
         path = scaffold_paper(args.content, args.title_or_id, args.date or dt.date.today(),
                               args.venue, args.tags)
@@ -230,6 +243,8 @@ def run_import(args: argparse.Namespace) -> int:
         print("error: with --metadata give one FILE, the list of abstracts", file=sys.stderr)
         return 2
     options = _import_from(args)
+    if options is None:
+        return 2
     try:
         incoming = read_sources(args.files, args.metadata)
     except BuildFailed as failed:
@@ -247,6 +262,8 @@ def run_fetch(args: argparse.Namespace) -> int:
         fetching.parse_specs(args.specs)
     except fetching.FetchFailed as wrong:
         print(f"error: {wrong}", file=sys.stderr)
+        return 2
+    if _import_from(args) is None:
         return 2
     with tempfile.TemporaryDirectory(prefix="digest-fetch-") as temporary:
         folder = args.save or Path(temporary)
@@ -278,10 +295,20 @@ def _import_fetched(files: list[Path], temporary: Path | None, args: argparse.Na
                                                     args.dry_run), args.dry_run, keep)
 
 
-def _import_from(args: argparse.Namespace) -> ImportOptions:
+def _import_from(args: argparse.Namespace) -> ImportOptions | None:
+    """The options of `import` and `fetch`; None, having said why, for a --content that is no
+    digest or a --venue or --tag that no paper file can hold (exit 2, nothing read)."""
+    from .content.scaffold import ScaffoldRefused, checked_values
     from .importers.merge import ImportOptions
-    return ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
-                         update=args.update, replace_links=args.replace_links)
+    if _not_a_digest(args.content):
+        return None
+    try:
+        venue, tags = checked_values(args.venue, args.tags)
+    except ScaffoldRefused as refused:
+        print(f"error: --venue or --tag: {refused}", file=sys.stderr)
+        return None
+    return ImportOptions(date=args.date, venue=venue, tags=tags, update=args.update,
+                         replace_links=args.replace_links)
 
 
 def _import_and_report(run: Callable[[], ImportPlan], dry_run: bool, keep: str = "") -> int:

@@ -73,6 +73,7 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
 
 
 def test_import_command_writes_papers_and_reports_them(tmp_path):
+    write_content(tmp_path, {})
     (tmp_path / "a.txt").write_text("An abstract.\n")
     meta = tmp_path / "m.yaml"
     meta.write_text("- title: 'X: Y'\n  authors: [A]\n  arxiv: '2406.16257'\n")
@@ -156,3 +157,24 @@ def test_build_prints_the_index_size_and_warns_over_the_budget(tmp_path):
     assert re.search(r"search +index [\d,]+ bytes, [\d,]+ gzipped", result.stdout)
     assert "warning: the search index is" in result.stdout
     assert "over the search_budget_kb of 1 set in site.yaml" in result.stdout
+
+
+def test_a_mistyped_content_folder_is_refused_not_made(tmp_path):
+    write_content(tmp_path, {})
+    (tmp_path / "a.bib").write_text("@misc{a, title={T}, author={A B}}\n")
+    for command in (["import", "a.bib"], ["fetch", "arxiv:2409.11136"], ["new", "A Title"]):
+        result = run(*command, "--content", "contnet", cwd=tmp_path)
+        assert (result.returncode, result.stdout) == (2, ""), command
+        assert result.stderr == ("error: contnet holds no site.yaml, so it is no digest's content "
+                                 "folder; check --content (a new digest starts with a copy of "
+                                 "content/site.yaml)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bib", "content"]
+
+
+def test_a_venue_or_tag_with_a_control_character_is_a_usage_error(tmp_path):
+    write_content(tmp_path, {})
+    (tmp_path / "a.bib").write_text("@misc{a, title={T}, author={A B}}\n")
+    result = run("import", "a.bib", "--venue", "ICLR\x012025", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "error: --venue or --tag: 'ICLR\x012025' holds a control character\n"
+    assert list((tmp_path / "content/papers").iterdir()) == []

@@ -377,3 +377,14 @@ def test_the_report_names_what_the_readers_left_out_and_where(tmp_path):
     at = lines.index("left out of the sources (2):")
     assert lines[at + 1:at + 3] == ["  " + note for note in result.left_out]
     assert lines[at + 3].startswith("Import: 1 created")
+
+
+def test_an_unquoted_arxiv_id_in_a_paper_file_stops_the_import_naming_its_line(tmp_path):
+    unquoted = paper_source(title="Promptriever").replace(
+        "abstract:", "links:\n  arxiv: 2409.11136\nabstract:")
+    content = write_content(tmp_path, {"promptriever": unquoted})
+    with pytest.raises(BuildFailed) as failed:
+        read_existing(content)
+    assert [str(e) for e in failed.value.errors] == [
+        f"{content}/papers/promptriever.md:7: links.arxiv is the number 2409.11136, not text, so "
+        "no paper can be matched to it; quote it as written: arxiv: '...'"]

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from factories import paper_source, write_content
+from factories import SITE_YAML, paper_source, write_content
 from generator.building.checkup import check_content
 from generator.cli import main
 from generator.content.scaffold import NewPaper, ScaffoldRefused, new_paper, paper_file_text
@@ -159,6 +159,8 @@ def test_a_day_that_is_not_one_is_a_usage_error(tmp_path, monkeypatch, capsys):
 
 def test_the_papers_folder_is_made_when_missing(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "fresh").mkdir()
+    (tmp_path / "fresh/site.yaml").write_text(SITE_YAML)
     assert main(["new", "X Y", "--content", "fresh", "--date", "2025-01-01"]) == 0
     assert (tmp_path / "fresh/papers/x-y.md").read_text().startswith("---\n# Made by `build.py new`")
 

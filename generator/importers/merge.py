@@ -12,9 +12,12 @@ from typing import Any
 
 from ..content.documents import (PAPERS_DIR, ContentErrorRaised, SourceDoc, load_documents,
                                  paper_names, parse_document)
-from ..model.errors import BuildFailed, display_path
+from ..content.fields import describe
+from ..content.papers import not_an_author
+from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.identity import identities
 from ..model.slugs import file_slug, slugify
+from .acceptance import build_refusals
 from .incoming import IncomingPaper
 from .matching import Group, match
 from .paperfile import new_paper_text, replaced_fields_text
@@ -95,7 +98,8 @@ class ImportPlan:
 
 def read_existing(content_dir: Path) -> list[ExistingPaper]:
     """Every paper file of the digest, parsed by the build's own reader; BuildFailed naming each
-    file that cannot be read, since a paper hidden in one could be imported a second time."""
+    file that cannot be read, or whose ids cannot be read as ids (an unquoted arXiv id is a
+    number), since a paper hidden in one could be imported a second time."""
     existing, errors = [], []
     for source in load_documents(content_dir):
         try:
@@ -103,11 +107,24 @@ def read_existing(content_dir: Path) -> list[ExistingPaper]:
         except ContentErrorRaised as raised:
             errors.append(raised.error)
             continue
+        errors += _unreadable_links(doc)
         text = source.data.decode("utf-8")
         existing.append(ExistingPaper(source.path, text, doc, _names(doc.front.values)))
     if errors:
         raise BuildFailed(errors)
     return existing
+
+
+def _unreadable_links(doc: SourceDoc) -> list[ContentError]:
+    """An error for each link that YAML read as no text: `arxiv: 2409.11136` is a number (and
+    2410.12730 one that has lost its last zero), which matches no paper."""
+    links = doc.front.values.get("links")
+    lines = doc.front.child_lines.get("links", {})
+    return [ContentError(display_path(doc.path), lines.get(str(kind), doc.front.lines["links"]),
+                         f"links.{kind} is {describe(value)}, not text, so no paper can be "
+                         f"matched to it; quote it as written: {kind}: '...'")
+            for kind, value in (links.items() if isinstance(links, dict) else ())
+            if not isinstance(value, str)]
 
 
 def _names(front: dict[str, Any]) -> tuple[str, ...]:
@@ -119,9 +136,11 @@ def _names(front: dict[str, Any]) -> tuple[str, ...]:
 
 def plan_import(incoming: list[IncomingPaper], existing: list[ExistingPaper], papers_dir: Path,
                 options: ImportOptions) -> ImportPlan:
-    """The decision for every incoming paper; reads and writes nothing."""
+    """The decision for every incoming paper; reads and writes nothing. BuildFailed, naming
+    the source's file and line, when a file it would write is one the build refuses."""
     taken = {name[:-3].lower() for name in paper_names(papers_dir)}
     tags = TagSpeller(_digest_tags(existing))
+    incoming = [_named_authors(paper) for paper in incoming]
     decisions: list[Decision] = []
     kept_apart: list[str] = []
     for group in match(incoming, existing):
@@ -129,9 +148,28 @@ def plan_import(incoming: list[IncomingPaper], existing: list[ExistingPaper], pa
         decisions += [Decision("skip", twin.origin, note=f"same paper as {group.merged.origin}; "
                                "merged into it") for twin in group.twins]
         kept_apart += group.alike
+    _refuse_what_the_build_would(decisions, {paper.path: paper.text for paper in existing})
     left_out = tuple(f"{paper.origin}: {note}" for paper in incoming for note in paper.dropped)
     return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out,
                       tuple(dict.fromkeys(kept_apart)))
+
+
+def _named_authors(paper: IncomingPaper) -> IncomingPaper:
+    """The paper without the 'et al.' or 'others' a source may list as an author: the build
+    refuses one, which would get an author page."""
+    if not any(map(not_an_author, paper.authors)):
+        return paper
+    return replace(paper, authors=tuple(a for a in paper.authors if not not_an_author(a)))
+
+
+def _refuse_what_the_build_would(decisions: list[Decision], before: dict[Path, str]) -> None:
+    """BuildFailed when a file to write has an error the build would stop on (and that the
+    file, for an update, did not have already): the importer never writes what the build
+    refuses, for every later build and import would fail on it."""
+    errors = [error for d in decisions if d.action in ("create", "update") and d.path
+              for error in build_refusals(d.path, d.text, d.origin, before.get(d.path))]
+    if errors:
+        raise BuildFailed(errors)
 
 
 def _decide(group: Group, papers_dir: Path, options: ImportOptions, taken: set[str],

@@ -1,10 +1,11 @@
 """What an import did, grouped for the curator: created, updated, unchanged, skipped, drafts,
-what the sources said that was left out, tag warnings, then one line of counts."""
+what the sources said that was left out, tag warnings, then one line of counts. Every line
+passes cleaning.printable, since titles, keys and file names come from the sources."""
 
 from __future__ import annotations
 
 from ..model.errors import display_path
-from .cleaning import terminal_safe
+from .cleaning import printable, terminal_safe
 from .merge import Decision, ImportPlan
 from .writing import WriteStopped
 
@@ -47,7 +48,7 @@ def stopped_lines(plan: ImportPlan, stopped: WriteStopped) -> list[str]:
 
 
 def _section(heading: str, items: list[str]) -> list[str]:
-    return [f"{heading} ({len(items)}):", *(f"  {item}" for item in items)] \
+    return [f"{heading} ({len(items)}):", *(f"  {printable(item)}" for item in items)] \
         if items else []
 
 
