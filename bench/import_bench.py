@@ -1,6 +1,8 @@
-"""How long importing a large BibTeX file takes, and building what it made.
+"""How long importing a large BibTeX file takes, and building what it made; or a whole
+conference's OpenReview notes, and checking what they made.
 
     .venv/bin/python bench/import_bench.py [--entries 3000] [--rounds 3] [--seed 2025]
+    .venv/bin/python bench/import_bench.py --openreview 3700 [--rounds 3] [--seed 2025]
 
 A seeded .bib of ENTRIES entries is written as reference managers write them: @inproceedings
 (booktitle through @string macros and '#'), @article (journal) and @misc arXiv preprints
@@ -13,6 +15,13 @@ import into an empty digest, the same import again (nothing changes), `build --d
 --no-cache`, and `build --drafts` with an empty cache folder (cold; the drafts are the
 entries without an abstract, included so every entry is a page). It prints the median of
 each over the rounds. Everything is written under one temporary folder, removed at the end.
+
+With --openreview N, the file is N OpenReview notes with real-looking keywords
+(bench/openreview_notes.py: ICLR's 3,700 papers carry ~16,700 keywords, ~6,800 distinct as
+written here), and each round times the import into an empty digest, the same import with
+--dry-run into the digest it made (every note is matched), and `check --strict` (which exits
+1 on the near tag spellings such keywords have: that is expected). Tag spelling was quadratic
+in the number of distinct keywords: 3,700 notes took 176 s to import and 299 s to check.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from openreview_notes import write_notes
 from synthetic import FIRST, LAST, MATH, TAGS, vocabulary, zipf_weights
 
 REPO = Path(__file__).resolve().parent.parent
@@ -115,13 +125,14 @@ def write_bib(path: Path, entries: int, seed: int) -> None:
                     encoding="utf-8")
 
 
-def timed(args: list[str], cwd: Path) -> tuple[float, str]:
-    """Seconds one `build.py ARGS` took; its output's last line. Stops on failure."""
+def timed(args: list[str], cwd: Path, codes: tuple[int, ...] = (0,)) -> tuple[float, str]:
+    """Seconds one `build.py ARGS` took; its output's last line. Stops on an exit status
+    not in `codes`."""
     started = time.perf_counter()
     done = subprocess.run([sys.executable, str(REPO / "build.py"), *args], cwd=cwd,
                           capture_output=True, text=True)
     seconds = time.perf_counter() - started
-    if done.returncode != 0:
+    if done.returncode not in codes:
         sys.exit(f"build.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     return seconds, done.stdout.strip().splitlines()[-1]
 
@@ -144,20 +155,43 @@ def one_round(bib: Path, work: Path) -> dict[str, float]:
     return times
 
 
+def openreview_round(notes: Path, work: Path) -> dict[str, float]:
+    """Import the notes into an empty digest, again as a dry run, then `check --strict`."""
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "content/papers").mkdir(parents=True)
+    shutil.copy(REPO / "content/site.yaml", work / "content/site.yaml")
+    importing = ["import", str(notes), "--date", "2025-01-01"]
+    times = {}
+    times["import"], report = timed(importing, work)
+    print(f"  {report}")
+    times["import --dry-run"], _ = timed([*importing, "--dry-run"], work)
+    times["check --strict"], report = timed(["check", "--strict"], work, codes=(0, 1))
+    print(f"  {report}")
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=3000)
+    parser.add_argument("--openreview", type=int, metavar="NOTES",
+                        help="import this many OpenReview notes instead of a .bib")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2025)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="import-bench-") as temporary:
-        bib = Path(temporary) / "library.bib"
-        write_bib(bib, args.entries, args.seed)
-        print(f"{args.entries} entries, {bib.stat().st_size / 2**20:.1f} MB of BibTeX")
+        if args.openreview:
+            source = Path(temporary) / "notes.json"
+            write_notes(source, args.openreview, args.seed)
+            print(f"{args.openreview} OpenReview notes, {source.stat().st_size / 2**20:.1f} MB")
+        else:
+            source = Path(temporary) / "library.bib"
+            write_bib(source, args.entries, args.seed)
+            print(f"{args.entries} entries, {source.stat().st_size / 2**20:.1f} MB of BibTeX")
+        run = openreview_round if args.openreview else one_round
         rounds = []
         for number in range(args.rounds):
             print(f"round {number + 1}:")
-            rounds.append(one_round(bib, Path(temporary) / "digest"))
+            rounds.append(run(source, Path(temporary) / "digest"))
     print(f"medians over {args.rounds} rounds (wall seconds, build.py start-up included):")
     for what in rounds[0]:
         print(f"  {what:<18} {statistics.median(r[what] for r in rounds):6.2f} s")

@@ -11,7 +11,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .model.errors import BuildFailed, display_path
 from .building.writer import OutputRefused
@@ -92,6 +92,9 @@ def _import_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--update", action="store_true",
                      help="refresh title, authors, abstract, venue and links of papers "
                           "the digest has; the curator's fields are kept")
+    cmd.add_argument("--replace-links", action="store_true",
+                     help="with --update, the source's links replace the file's links of the "
+                          "same kind (without it a link the file has is kept)")
     cmd.add_argument("--dry-run", action="store_true",
                      help="print what would be done and write nothing")
     cmd.add_argument("--strict", action="store_true",
@@ -200,9 +203,22 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def _not_a_digest(content: Path) -> bool:
+    """True, having said so, when `content` holds no site.yaml: a mistyped --content must not
+    become a new digest's folder."""
+    if (content / "site.yaml").is_file():
+        return False
+    print(f"error: {display_path(content)} holds no site.yaml, so it is no digest's content "
+          "folder; check --content (a new digest starts with a copy of content/site.yaml)",
+          file=sys.stderr)
+    return True
+
+
 def run_new(args: argparse.Namespace) -> int:
     """`new`: one draft paper file from a title or an id, never over an existing file or paper."""
     from .content.scaffold import ScaffoldRefused, scaffold_paper
+    if _not_a_digest(args.content):
+        return 2
     try:
         path = scaffold_paper(args.content, args.title_or_id, args.date or dt.date.today(),
                               args.venue, args.tags)
@@ -224,17 +240,21 @@ def _port(text: str) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """`import`: new papers become files, known ones are matched (and refreshed with
     --update), then a report; nothing is written if any file cannot be read."""
-    from .importers.merge import import_files
+    from .importers.merge import import_papers
+    from .importers.sources import read_sources
     if args.metadata and len(args.files) > 1:
         print("error: with --metadata give one FILE, the list of abstracts", file=sys.stderr)
         return 2
+    options = _import_from(args)
+    if options is None:
+        return 2
     try:
-        plan = import_files(args.files, args.metadata, args.content, _import_from(args),
-                            args.dry_run)
+        incoming = read_sources(args.files, args.metadata)
     except BuildFailed as failed:
         _print_errors(failed, "Import failed", "nothing was written")
         return 1
-    return _report_import(plan, args)
+    return _import_and_report(lambda: import_papers(incoming, args.content, options,
+                                                    args.dry_run), args)
 
 
 def run_fetch(args: argparse.Namespace) -> int:
@@ -245,6 +265,8 @@ def run_fetch(args: argparse.Namespace) -> int:
         fetching.parse_specs(args.specs)
     except fetching.FetchFailed as wrong:
         print(f"error: {wrong}", file=sys.stderr)
+        return 2
+    if _import_from(args) is None:
         return 2
     with tempfile.TemporaryDirectory(prefix="digest-fetch-") as temporary:
         folder = args.save or Path(temporary)
@@ -262,28 +284,54 @@ def run_fetch(args: argparse.Namespace) -> int:
 def _import_fetched(files: list[Path], temporary: Path | None, args: argparse.Namespace) -> int:
     from .importers.merge import import_papers
     from .importers.sources import read_sources
+    keep = "; --save DIR keeps the downloaded files" if temporary is not None else ""
     try:
         incoming = read_sources(files, None)
-        if temporary is not None:  # why: a report naming files about to be deleted helps no one
-            shown = display_path(temporary) + "/"
-            incoming = [replace(p, origin=p.origin.removeprefix(shown)) for p in incoming]
-        plan = import_papers(incoming, args.content, _import_from(args), args.dry_run)
     except BuildFailed as failed:
-        keep = "; --save DIR keeps the downloaded files" if temporary is not None else ""
         _print_errors(failed, "Import failed", f"nothing was written{keep}")
         return 1
-    return _report_import(plan, args)
+    if temporary is not None:  # why: a report naming files about to be deleted helps no one
+        shown = display_path(temporary) + "/"
+        incoming = [replace(p, origin=p.origin.removeprefix(shown)) for p in incoming]
+    options = _import_from(args)
+    return _import_and_report(lambda: import_papers(incoming, args.content, options,
+                                                    args.dry_run), args, keep)
 
 
-def _import_from(args: argparse.Namespace) -> ImportOptions:
+def _import_from(args: argparse.Namespace) -> ImportOptions | None:
+    """The options of `import` and `fetch`; None, having said why, for a --content that is no
+    digest or a --venue or --tag that no paper file can hold (exit 2, nothing read)."""
+    from .content.scaffold import ScaffoldRefused, checked_values
     from .importers.merge import ImportOptions
-    return ImportOptions(date=args.date, venue=args.venue, tags=tuple(args.tags),
-                         update=args.update, strict=args.strict)
+    if _not_a_digest(args.content):
+        return None
+    try:
+        venue, tags = checked_values(args.venue, args.tags)
+    except ScaffoldRefused as refused:
+        print(f"error: --venue or --tag: {refused}", file=sys.stderr)
+        return None
+    return ImportOptions(date=args.date, venue=venue, tags=tags, update=args.update,
+                         replace_links=args.replace_links, strict=args.strict)
 
 
-def _report_import(plan: ImportPlan, args: argparse.Namespace) -> int:
-    """The report; 1 when a source entry was skipped as unreadable, else 0."""
-    from .importers.report import report_lines
+def _import_and_report(run: Callable[[], ImportPlan], args: argparse.Namespace,
+                       keep: str = "") -> int:
+    """Plan and write an import, then print its report; exit 1 when a source entry was skipped
+    as unreadable, or when a file cannot be written (a full disk), saying what was written
+    before it and what to do."""
+    from .importers.report import report_lines, stopped_lines
+    from .importers.writing import WriteStopped
+    try:
+        plan = run()
+    except BuildFailed as failed:
+        _print_errors(failed, "Import failed", f"nothing was written{keep}")
+        return 1
+    except WriteStopped as stopped:
+        *written, error = stopped_lines(stopped.plan, stopped)
+        for line in written:
+            print(line)
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     for line in report_lines(plan, args.dry_run, args.content / "site.yaml"):
         print(line)
     return 1 if any(decision.failed for decision in plan.decisions) else 0

@@ -1,6 +1,7 @@
 """`build.py check`: the pure checks across the digest, and the command around them."""
 
 import shutil
+import time
 
 from factories import REPO, SITE_YAML, make_paper, paper_source, write_content
 from generator.cli import main
@@ -42,6 +43,31 @@ def test_one_title_in_two_spellings_is_one_duplicate_even_when_an_id_is_shared_t
     assert only_title[0].message == (
         "the same paper as content/papers/a.md: both have the title 'attention is all you "
         "need' (case and punctuation aside); keep one of the two files")
+
+
+def test_one_title_with_two_arxiv_ids_is_two_papers_not_a_duplicate():
+    other = Link("arxiv", "arXiv", "https://arxiv.org/abs/2406.99999")
+    assert digest_findings([checked("a", title="Introduction", links=(ARXIV,)),
+                            checked("b", title="Introduction", links=(other,)),
+                            checked("c", title="Introduction!")]) == [Finding(
+        "content/papers/c.md", 1, "the same paper as content/papers/a.md: both have the title "
+        "'introduction' (case and punctuation aside); keep one of the two files", "duplicate")]
+
+
+def test_c_cpp_and_csharp_are_three_tags_not_near_spellings():
+    assert digest_findings([checked("a", tags=["C"]), checked("b", tags=["C++"]),
+                            checked("c", tags=["C#"])]) == []
+
+
+def test_thousands_of_distinct_tags_are_checked_without_comparing_each_pair():
+    # why: near spellings were found by comparing every pair of tags, 299 s for a conference's
+    # keywords; the bound only catches that blow-up (bench/import_bench.py --openreview 3700)
+    papers = [checked(f"p{n}", tags=[f"topic {n} of {n % 97}", f"Topics {n} of {n % 97}"])
+              for n in range(1500)]
+    started = time.process_time()
+    findings = digest_findings(papers)
+    assert time.process_time() - started < 10
+    assert len(findings) == 1500 and {f.kind for f in findings} == {"near-tags"}
 
 
 def test_near_tags_name_both_spellings_and_their_files_at_the_rarer_one():

@@ -73,6 +73,7 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
 
 
 def test_import_command_writes_papers_and_reports_them(tmp_path):
+    write_content(tmp_path, {})
     (tmp_path / "a.txt").write_text("An abstract.\n")
     meta = tmp_path / "m.yaml"
     meta.write_text("- title: 'X: Y'\n  authors: [A]\n  arxiv: '2406.16257'\n")
@@ -170,3 +171,24 @@ def test_build_warns_when_the_site_is_over_its_budget(tmp_path):
     assert result.returncode == 0, result.stderr
     assert re.search(r"warning: the site is \d MB, over the site_budget_mb of 1 set in site.yaml; "
                      r"GitHub Pages publishes sites up to 1 GB", result.stdout)
+
+
+def test_a_mistyped_content_folder_is_refused_not_made(tmp_path):
+    write_content(tmp_path, {})
+    (tmp_path / "a.bib").write_text("@misc{a, title={T}, author={A B}}\n")
+    for command in (["import", "a.bib"], ["fetch", "arxiv:2409.11136"], ["new", "A Title"]):
+        result = run(*command, "--content", "contnet", cwd=tmp_path)
+        assert (result.returncode, result.stdout) == (2, ""), command
+        assert result.stderr == ("error: contnet holds no site.yaml, so it is no digest's content "
+                                 "folder; check --content (a new digest starts with a copy of "
+                                 "content/site.yaml)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bib", "content"]
+
+
+def test_a_venue_or_tag_with_a_control_character_is_a_usage_error(tmp_path):
+    write_content(tmp_path, {})
+    (tmp_path / "a.bib").write_text("@misc{a, title={T}, author={A B}}\n")
+    result = run("import", "a.bib", "--venue", "ICLR\x012025", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "error: --venue or --tag: 'ICLR\x012025' holds a control character\n"
+    assert list((tmp_path / "content/papers").iterdir()) == []

@@ -243,6 +243,14 @@ def test_fetch_command_offline_is_one_clear_error_and_exit_1(server, tmp_path, m
     assert list((tmp_path / "content/papers").iterdir()) == []
 
 
+def test_a_failed_fetch_leaves_no_save_folder(server, tmp_path, monkeypatch, capsys):
+    write_content(tmp_path, {})
+    code = fetch_command(server, monkeypatch, tmp_path, "arxiv:2409.11136", "doi:10.1000/missing",
+                         "--save", "downloads")
+    assert code == 1 and "Fetch failed; nothing was imported." in capsys.readouterr().err
+    assert not (tmp_path / "downloads").exists()
+
+
 def test_fetch_command_bad_id_is_a_usage_error_before_any_request(server, tmp_path,
                                                                   monkeypatch, capsys):
     write_content(tmp_path, {})

@@ -201,3 +201,57 @@ def test_a_built_digests_papers_json_and_all_bib_import_as_the_same_papers(
         ("Ludwig van Beethoven", "Marie Skłodowska-Curie", "Jean-Luc Picard Jr."),
         {"arxiv": "2401.00001", "openreview": "oe51Q5Uo99", "doi": "10.1145/3650000.3650001"},
         "NeurIPS 2024 — Workshop & Friends", ("causal-inference", "café"))
+
+
+# What the build would refuse is never written
+
+
+def test_an_abstract_over_the_builds_limit_stops_the_import_naming_its_source_line(
+        tmp_path, capsys):
+    content = empty_digest(tmp_path)
+    bib = tmp_path / "big.bib"
+    bib.write_text("@misc{ok, title={Fine}, author={A B}, abstract={Short.}}\n"
+                   "@misc{big, title={Huge Abstract}, author={A B}, abstract={"
+                   + "word " * 300_000 + "}}\n", encoding="utf-8")
+    assert run_import(content, str(bib)) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{bib}:2: its paper file {content}/papers/huge-abstract.md would be 1,500,076 bytes, "
+        "over the 1,048,576 the build reads a paper file to; shorten its abstract in the source",
+        "Import failed: 1 error; nothing was written."]
+    assert list((content / "papers").iterdir()) == []
+    assert run_build(content) == 0
+
+
+def test_an_author_that_stands_for_the_others_is_not_written(tmp_path, capsys):
+    content = empty_digest(tmp_path)
+    csl = tmp_path / "refs.json"
+    csl.write_text('[{"type": "article", "title": "Many Hands", "abstract": "A.", "author": '
+                   '[{"given": "Ada", "family": "Lovelace"}, {"literal": "et al."}]}]')
+    assert run_import(content, str(csl)) == 0
+    assert "authors:\n- Ada Lovelace\ndate:" in (content / "papers/many-hands.md").read_text()
+
+
+def test_a_c1_control_in_a_source_never_reaches_the_terminal(tmp_path, capsys):
+    content = empty_digest(tmp_path)
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{a, title={A\x9b31mB}, author={A B}, doi={10.1/\x9b31m x},\n"
+                   "  url={javascript:\x9b2J}}\n", encoding="utf-8")
+    assert run_import(content, str(bib)) == 0
+    out = capsys.readouterr().out
+    assert "doi '10.1/31m x' is not a valid doi id; left out" in out
+    assert not any("\x80" <= c <= "\x9f" or c == "\x1b" for c in out)
+
+
+@pytest.mark.slow
+def test_a_paper_with_five_thousand_authors_imports_and_builds(tmp_path, capsys):
+    # why: what the site costs at 5,000 authors is the light-site issue's; here it must work
+    content = empty_digest(tmp_path)
+    bib = tmp_path / "many.bib"
+    authors = " and ".join(f"Person{n}, Author{n}" for n in range(5000))
+    bib.write_text(f"@misc{{m, title={{Many Authors}}, author={{{authors}}}, eprint={{2406.12345}},"
+                   " archivePrefix={arXiv}, abstract={Big science.}}\n", encoding="utf-8")
+    assert run_import(content, str(bib)) == 0
+    assert main(["check", "--strict", "--content", str(content)]) == 0
+    assert run_build(content) == 0
+    page = (tmp_path / "_site/papers/many-authors/index.html").read_text(encoding="utf-8")
+    assert "Author0 Person0" in page and "Author4999 Person4999" in page

@@ -245,6 +245,64 @@ def test_bibtex_messages_carry_no_terminal_escapes():
         "@string{[31mred = \"...\"} or put the value in braces"]
 
 
+def test_a_crossref_target_that_is_a_paper_is_imported_and_passes_nothing_on():
+    main, preprint = read_bibtex("@inproceedings{main, title={Main Paper}, author={E F},\n"
+                                 "  booktitle={ICLR 2025}}\n"
+                                 "@misc{main-arxiv, title={Main Paper}, author={E F},\n"
+                                 "  eprint={2406.12345}, archivePrefix={arXiv}, crossref={main}}",
+                                 "refs.bib")
+    assert (main.title, main.venue, main.origin) == ("Main Paper", "ICLR 2025", "refs.bib:1")
+    assert (preprint.venue, preprint.links) == ("", {"arxiv": "2406.12345"})
+
+
+def test_entries_that_crossref_themselves_or_each_other_are_both_imported():
+    papers = read_bibtex("@misc{self, title={Self}, author={A B}, crossref={self}}\n"
+                         "@misc{a, title={Mutual A}, author={A B}, crossref={b}}\n"
+                         "@misc{b, title={Mutual B}, author={A B}, crossref={a}}", "refs.bib")
+    assert [(p.title, p.venue) for p in papers] == [("Self", ""), ("Mutual A", ""),
+                                                     ("Mutual B", "")]
+
+
+def test_a_crossref_proceedings_is_left_out_and_listed_as_left_out():
+    first, second = read_bibtex("@proceedings{conf, title={Proceedings of Conf 2025}}\n"
+                                "@inproceedings{p1, title={One}, author={A B}, crossref={conf}}\n"
+                                "@inproceedings{p2, title={Two}, author={A B}, crossref={conf}}",
+                                "refs.bib")
+    assert first.venue == second.venue == "Proceedings of Conf 2025"
+    assert first.dropped == ("@proceedings 'conf' (line 1, 'Proceedings of Conf 2025') is the "
+                             "proceedings its papers crossref, not a paper; left out (its fields "
+                             "fill theirs)",) and second.dropped == ()
+
+
+def test_a_string_bomb_is_an_error_at_its_line_not_all_memory():
+    bomb = "@string{s0 = \"ab\"}\n" + "".join(f"@string{{s{n} = s{n - 1} # s{n - 1}}}\n"
+                                               for n in range(1, 41))
+    errors = bib_errors(bomb + "@misc{a, title = s40, author={A}}\n")
+    # why: a broken @string refuses the file (what uses it cannot be read), with one error
+    assert errors == ["refs.bib:21: @string s20: expands to more than 1,048,576 characters "
+                      "(@string macros that repeat each other?); write the value out"]
+
+
+def test_twenty_thousand_identical_errors_print_ten_and_a_count():
+    errors = bib_errors("@article{" * 20_000)
+    assert len(errors) == 12
+    assert errors[-1] == ("refs.bib:1: and 19,989 more like it ('BibTeX syntax error in the "
+                          "block startin…')")
+
+
+def test_a_value_quoted_in_an_error_is_cut():
+    deep = "{" * 10_000 + "A" + "}" * 10_000
+    [paper] = read_bibtex(f"@misc{{a, title={{T}}, author={{{deep}}}}}", "refs.bib")
+    [error] = entry_problems(paper)
+    assert len(error) < 300  # the 20,001 characters cut to 60, and the hint
+    assert error.startswith("refs.bib:1: author '{{{{{") and "(20,001 characters)" in error
+
+
+def test_bibtex_c1_controls_never_reach_a_title_or_the_terminal():
+    [paper] = read_bibtex("@misc{a, title={Evil\x9b31m Title}, author={A B}}", "refs.bib")
+    assert paper.title == "Evil31m Title"
+
+
 def test_every_real_neurips_2018_bibtex_reads_with_title_and_authors():
     rows = [json.loads(line) for line in gzip.open(NEURIPS, "rt", encoding="utf-8")]
     papers = read_bibtex("\n\n".join(row["bibtex"] for row in rows), "neurips.bib")
@@ -508,6 +566,20 @@ def test_csl_crossref_search_results_are_read_item_by_item():
     assert (first.origin, first.links) == ("search.json:2", {"doi": "10.1000/one"})
     assert (second.origin, second.links) == ("search.json:3",
                                              {"pdf": "https://example.org/two.pdf"})
+
+
+@pytest.mark.parametrize("issued", ['["²³", 1]', '["' + "1" * 5000 + '"]', "[" + "1" * 5000 + "]"])
+def test_a_csl_date_of_superscripts_or_five_thousand_digits_is_an_error_not_a_traceback(issued):
+    text = f'[{{"type": "article", "title": "T", "issued": {{"date-parts": [{issued}]}}}}]'
+    try:
+        [paper] = read_csl(text, "x.json")
+    except BuildFailed as failed:
+        assert [str(e) for e in failed.errors] == [
+            "x.json:1: a number in it cannot be read: Exceeds the limit (4300 digits) for "
+            "integer string conversion: value has 5000 digits"]
+    else:
+        assert paper.date is None and paper.dropped[0].startswith("issued [") \
+            and paper.dropped[0].endswith("is not a date; left out")
 
 
 def test_csl_wrong_types_are_errors_naming_the_item_line():

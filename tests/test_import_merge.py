@@ -8,9 +8,9 @@ from factories import paper_source, write_content
 from generator.content.documents import parse_document, read_document
 from generator.content.papers import check_file
 from generator.importers.incoming import IncomingPaper
-from generator.importers.merge import (ImportOptions, apply_plan, choose_slug, combine,
-                                       digest_spelling, import_files, new_fields, plan_import,
-                                       read_existing)
+from generator.importers.merge import (ImportOptions, apply_plan, choose_slug, import_files,
+                                       new_fields, plan_import, read_existing)
+from generator.importers.tagspelling import digest_spelling
 from generator.importers.paperfile import new_paper_text
 from generator.importers.report import report_lines
 from generator.importers.sources import read_sources
@@ -84,12 +84,6 @@ def test_twins_in_one_run_become_one_paper_the_earlier_winning(tmp_path):
     assert front["title"] == "Sparse Attention: A Study" and front["venue"] == "ICLR 2025"
     assert front["abstract"] == "From arXiv."
     assert front["links"] == {"arxiv": "2409.11130", "code": "https://c.org"}
-
-
-def test_combine_fills_only_the_gaps_of_the_first():
-    merged = combine(incoming(authors=(), tags=("a",)), incoming(authors=("B",), tags=("b",),
-                                                                  presentation="poster"))
-    assert merged.authors == ("B",) and merged.tags == ("a",) and merged.presentation == "poster"
 
 
 def test_two_incoming_papers_matching_one_file_by_different_ids_are_merged(tmp_path):
@@ -167,8 +161,14 @@ def test_slug_is_the_short_name_before_a_colon_or_the_title_cut_at_a_word():
     assert choose_slug(incoming(title="AgentOccam: A Simple Yet Strong Baseline"), set()) == "agentoccam"
     slug = choose_slug(incoming(title=long_title), set())
     assert slug == "towards-scalable-exact-machine-unlearning-using-parameter"
-    assert choose_slug(incoming(title="机器学习", key="Wu2024:ML"), set()) == "wu2024-ml"
-    assert choose_slug(incoming(title="机器学习"), set()) == "paper"
+    assert choose_slug(incoming(title="机器学习", key="Wu2024:ML"), set()) == "机器学习"
+    assert choose_slug(incoming(title="?!", key="Wu2024:ML"), set()) == "wu2024-ml"
+    assert choose_slug(incoming(title="?!"), set()) == "paper"
+
+
+def test_a_cyrillic_look_alike_title_imports_under_its_latin_name():
+    assert choose_slug(incoming(title="Аttention Is All You Nееd"), set()) == \
+        "attention-is-all-you-need"
 
 
 def test_a_slug_taken_by_another_paper_gets_the_year_then_a_number():
@@ -267,8 +267,9 @@ def test_update_refreshes_what_the_source_owns_and_keeps_every_curator_line(tmp_
     assert all(line in decision.text for line in kept)
     assert decision.text.endswith("---\nMy **notes**, kept.\n\n---\nEven a rule.\n")
     front = front_of(decision.text)
-    assert front["links"] == {"arxiv": "2409.11130", "code": "https://github.com/me/mine",
-                              "pdf": "https://p.org"}
+    assert front["links"] == {"arxiv": "https://arxiv.org/abs/2409.11130",
+                              "code": "https://github.com/me/mine", "pdf": "https://p.org"}, \
+        "a link the file has keeps the file's value; the source adds the kinds it lacks"
     assert list(front) == ["title", "authors", "venue", "date", "tags", "links", "tldr", "draft",
                            "extra", "abstract"]
     assert front["abstract"] == "We study $x^2$." and front["venue"] == "ICLR 2025"
@@ -376,3 +377,14 @@ def test_the_report_names_what_the_readers_left_out_and_where(tmp_path):
     at = lines.index("left out of the sources (2):")
     assert lines[at + 1:at + 3] == ["  " + note for note in result.left_out]
     assert lines[at + 3].startswith("Import: 1 created")
+
+
+def test_an_unquoted_arxiv_id_in_a_paper_file_stops_the_import_naming_its_line(tmp_path):
+    unquoted = paper_source(title="Promptriever").replace(
+        "abstract:", "links:\n  arxiv: 2409.11136\nabstract:")
+    content = write_content(tmp_path, {"promptriever": unquoted})
+    with pytest.raises(BuildFailed) as failed:
+        read_existing(content)
+    assert [str(e) for e in failed.value.errors] == [
+        f"{content}/papers/promptriever.md:7: links.arxiv is the number 2409.11136, not text, so "
+        "no paper can be matched to it; quote it as written: arxiv: '...'"]

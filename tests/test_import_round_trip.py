@@ -10,6 +10,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from pybtex import database
 
 from factories import REPO
 from generator.building.checkup import check_content
@@ -104,7 +105,6 @@ def test_every_title_in_all_bib_has_its_math_in_math(built):
 
 
 def test_pybtex_and_bibtexparser_read_all_bib_with_the_same_titles(built):
-    database = pytest.importorskip("pybtex.database")
     text = (built / "_site/all.bib").read_text(encoding="utf-8")
     theirs = {key: entry.fields["title"]
               for key, entry in database.parse_string(text, "bibtex").entries.items()}

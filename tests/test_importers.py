@@ -72,3 +72,41 @@ def test_importing_the_shipped_list_into_the_shipped_digest_changes_nothing(tmp_
     plan = import_files([ABSTRACTS], METADATA, content,
                         ImportOptions(date=dt.date(2030, 1, 1), venue="ICLR 2025", update=True))
     assert {d.action for d in plan.decisions} == {"unchanged"}
+
+
+def abstract_list(tmp_path, metadata: str, abstract: str = "An abstract.\n") -> tuple:
+    (tmp_path / "a.txt").write_text(abstract, encoding="utf-8")
+    (tmp_path / "m.yaml").write_text(metadata, encoding="utf-8")
+    return tmp_path / "a.txt", tmp_path / "m.yaml"
+
+
+def test_metadata_values_are_cleaned_as_every_reader_cleans_them(tmp_path):
+    files = abstract_list(tmp_path, "- title: \"Bell\\a Title\\x9b\"\n  authors: [\"Ada\\x01 L\"]\n"
+                                    "  code: 'javascript:alert(1)'\n  pdf: 'data:text/html,x'\n"
+                                    "  arxiv: 'not-an-id'\n  doi: '10.1/x y'\n"
+                                    "  openreview: oe51Q5Uo37\n  venue: \"ICLR\\x02 2025\"\n",
+                          "An \x07abstract.\n")
+    [paper] = read_abstract_list(*files)
+    assert (paper.title, paper.authors, paper.venue) == ("Bell Title", ("Ada L",), "ICLR 2025")
+    assert paper.abstract == "An abstract."
+    assert paper.links == {"openreview": "oe51Q5Uo37"}
+    assert paper.dropped == (
+        "code 'javascript:alert(1)' is not an http(s) URL; left out",
+        "pdf 'data:text/html,x' is not an http(s) URL; left out",
+        "arxiv 'not-an-id' is not a valid arxiv id; left out",
+        "doi '10.1/x y' is not a valid doi id; left out")
+
+
+@pytest.mark.parametrize("metadata, line, message", [
+    ("- title: T\n  authors: [A\x01]\n", 2, "the character U+0001 cannot be in YAML; delete it, "
+     "or write it as an escape in a double-quoted string"),
+    ("- title: T\n  authors: " + "[" * 5000 + "]" * 5000 + "\n", 2,
+     "values are nested more than 32 levels deep; flatten them"),
+    ("- &a {title: T, authors: [A]}\n- *a\n", 1, "this value is repeated by an alias (*name), "
+     "which is not allowed: write the value out where it is repeated"),
+])
+def test_metadata_yaml_that_cannot_be_read_is_an_error_at_its_line(tmp_path, metadata, line,
+                                                                    message):
+    with pytest.raises(BuildFailed) as raised:
+        read_abstract_list(*abstract_list(tmp_path, metadata))
+    assert [(e.line, e.message) for e in raised.value.errors] == [(line, message)]

@@ -311,6 +311,7 @@ def test_fuzzed_inputs_never_raise_and_stay_safe():
 
 def test_pathological_nesting_does_not_raise():
     for src in ('{' * 3000, '{' * 500 + 'x' + '}' * 500, '$' + '{' * 500 + '$', r'$\text{$' * 200,
+                '$' + r'\operatorname{' * 600 + 'x' + '}' * 600 + '$',
                 '$' * 1001, '\\' * 999, None):
         check_html(abstract_to_html(src))
         abstract_to_text(src)
@@ -354,6 +355,29 @@ def test_an_unbalanced_abstract_of_100_kb_is_read_in_linear_work(src, monkeypatc
     html, _ = render_abstract(src)
     # why: before the budget, every opener scanned to the end: ~n²/2 characters (~400 s)
     assert sum(scanned) <= 21 * len(src) + 10_000
+    check_html(html)
+
+
+@pytest.mark.parametrize("src", ["$" + "\\frac{" * 1000 + "x" + "}{y}" * 1000 + "$",
+                                 "$" + "\\a{" * 3000 + "}" * 3000 + "$",
+                                 "$" + "\\text{$x$" * 1500 + "}" * 1500 + "$",
+                                 "$" + "\\mathbf{" * 1000 + "$", "$" + "\\sqrt{" * 1000 + "$",
+                                 "$" + "\\operatorname{" * 1000 + "x" + "}" * 1000 + "$"])
+def test_nested_groups_in_math_are_read_in_linear_work(src, monkeypatch):
+    read, real = [], latexmath_module.scan
+
+    def counting(s, i, closer, budget=None):
+        before = budget.left if budget else 0
+        j = real(s, i, closer, budget)
+        # why: what it read: taken from its budget, or to its closer (or the end) without one
+        read.append(before - budget.left if budget else (j if j >= 0 else len(s)) - i)
+        return j
+
+    monkeypatch.setattr(latexmath_module, "scan", counting)
+    html, _ = render_abstract(src)
+    # why: hoisting math out of groups scanned each group to its end with no budget: 30 KB of
+    # '\\frac{' took 42 s; now the scans of each reading share one budget (see latexmath.Budget)
+    assert sum(read) <= 100 * len(src) + 60_000
     check_html(html)
 
 

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from factories import paper_source, write_content
+from factories import SITE_YAML, paper_source, write_content
 from generator.building.checkup import check_content
 from generator.cli import main
 from generator.content.scaffold import NewPaper, ScaffoldRefused, new_paper, paper_file_text
@@ -160,5 +160,20 @@ def test_a_day_that_is_not_one_is_a_usage_error(tmp_path, monkeypatch, capsys):
 
 def test_the_papers_folder_is_made_when_missing(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "fresh").mkdir()
+    (tmp_path / "fresh/site.yaml").write_text(SITE_YAML)
     assert main(["new", "X Y", "--content", "fresh", "--date", "2025-01-01"]) == 0
     assert (tmp_path / "fresh/papers/x-y.md").read_text().startswith("---\n# Made by `build.py new`")
+
+
+def test_a_chinese_title_names_its_file_in_its_own_letters(tmp_path, monkeypatch, capsys):
+    assert new(tmp_path, monkeypatch, capsys, "机器学习的新方法", "--date", "2025-04-24")[:2] == (
+        0, ["wrote content/papers/机器学习的新方法.md", NEXT])
+    assert main(["check", "--strict"]) == 0
+    assert main(["build", "--drafts", "--no-cache", "--jobs", "1"]) == 0
+    assert (tmp_path / "_site/papers/机器学习的新方法/index.html").is_file()
+
+
+def test_a_title_with_cyrillic_look_alikes_is_named_in_latin_letters():
+    assert new_paper("Аttention Is All You Nееd").slug == "attention-is-all-you-need"
+    assert new_paper("Внимание — это всё").slug == "внимание-это-все"

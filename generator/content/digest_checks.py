@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal, Sequence
 
 from ..model.errors import display_path
-from ..model.identity import identities, near_tags
+from ..model.identity import TagIndex, identities, shared_identity
 from .papers import Checked
 
 FindingKind = Literal["duplicate", "near-tags", "no-link", "placeholder", "latex"]
@@ -41,21 +41,26 @@ def digest_findings(checked: Sequence[Checked]) -> list[Finding]:
 
 
 def duplicate_papers(checked: Sequence[Checked]) -> list[Finding]:
-    """One finding per file that is the same paper as a file before it: sharing any identity
-    (an arXiv, OpenReview or DOI id, or a title equal but for case and punctuation)."""
-    first: dict[str, Checked] = {}
+    """One finding per file that is the same paper as a file before it: sharing an arXiv,
+    OpenReview or DOI id, or a title equal but for case and punctuation when no id of one kind
+    differs (model.identity.shared_identity: two 'Introduction's with two arXiv ids are two)."""
+    seen: dict[str, list[tuple[Checked, tuple[str, ...]]]] = {}
     findings = []
     for c in checked:
+        names = identities(_links(c), c.paper.title)
         named: set[str] = set()
-        for name in identities(_links(c), c.paper.title):
-            seen = first.setdefault(name, c)
-            shown = display_path(seen.paper.source)
-            if seen is not c and shown not in named:  # why: the strongest shared name is enough
+        for name in names:
+            # why: the first earlier file that is this paper by this name; the strongest is enough
+            earlier = next((e for e, theirs in seen.get(name, ()) if shared_identity(names, theirs)),
+                           None)
+            shown = display_path(earlier.paper.source) if earlier else ""
+            if earlier and shown not in named:
                 named.add(shown)
                 findings.append(Finding(
                     display_path(c.paper.source), dict(c.id_lines).get(name.split(":")[0], 1),
                     f"the same paper as {shown}: both have {identity_text(name)}; keep one "
                     "of the two files", "duplicate"))
+            seen.setdefault(name, []).append((c, names))
     return findings
 
 
@@ -67,9 +72,10 @@ def near_tag_spellings(checked: Sequence[Checked]) -> list[Finding]:
         for tag in c.paper.tags:
             users.setdefault(tag.name, []).append(c)
     names = sorted(users)
+    index = TagIndex(names)
     findings = []
     for name in names:
-        for other in near_tags(name, names):
+        for other in index.near(name):
             if other < name:
                 continue  # why: near_tags is symmetric, so each pair is seen twice
             rare, common = sorted((name, other), key=lambda tag: (len(users[tag]), tag))

@@ -12,12 +12,11 @@ from pathlib import Path
 
 from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.records import SourceFile
-from ..model.slugs import slugify
+from ..model.slugs import is_file_slug, slugify
 from .fields import FORBIDDEN
 from .yamltext import YamlMapping, YamlProblem, read_mapping
 
 PAPERS_DIR = "papers"
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _FENCE = re.compile(r"^---[ \t]*$")
 
 
@@ -109,7 +108,7 @@ def parse_document(source: SourceFile) -> SourceDoc:
     def fail(line: int, message: str) -> ContentErrorRaised:
         return ContentErrorRaised(ContentError(shown, line, message))
 
-    if not SLUG_RE.match(path.stem) or path.suffix != ".md":
+    if not is_file_slug(path.stem) or path.suffix != ".md":
         raise fail(1, f"file name '{path.name}' must be lowercase letters, digits and hyphens "
                       f"and end in .md (it becomes the URL), e.g. "
                       f"'{slugify(path.stem) or 'my-paper'}.md'")

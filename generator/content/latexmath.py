@@ -132,7 +132,10 @@ def math_html(src: str, display: bool) -> str:
         # why: as an <mo> it gets operator spacing on both sides ("68.73 ↓  and"); as text it
         # sits in the sentence like the character it is
         return f'<span class="math-symbol">{html.escape(symbol)}</span>'
-    return _mathml(tree)
+    try:
+        return _mathml(tree)
+    except RecursionError:  # why: latex2mathml's tree is as deep as the source nests
+        return f'<code class="tex">{html.escape(math_text(src))}</code>'
 
 
 def lone_symbol(tree) -> str | None:
@@ -145,12 +148,15 @@ def lone_symbol(tree) -> str | None:
     return text if len(text) == 1 and not text.isalnum() and not text.isspace() else None
 
 
-def prepare_math(src: str) -> str:
-    """Hoist nested math out of text groups (`\\textbf{2.60$\\times$}` -> `\\textbf{2.60} \\times `)."""
+def prepare_math(src: str, budget: Budget | None = None) -> str:
+    """Hoist nested math out of text groups (`\\textbf{2.60$\\times$}` -> `\\textbf{2.60} \\times `);
+    the scans for closing braces share one `budget` (a new one when none is given), so nested
+    groups (`\\frac{` ten thousand times) cost linear time, not quadratic."""
+    budget = budget or Budget(src)
     out, pos = [], 0
     while m := _GROUP_MACRO.search(src, pos):
-        j = scan(src, m.end(), '}')
-        parts = _split_dollars(src[m.end():j]) if j >= 0 else []
+        j = scan(src, m.end(), '}', budget)
+        parts = _split_dollars(src[m.end():j], budget) if j >= 0 else []
         if len(parts) < 2:
             out.append(src[pos:m.end()])
             pos = m.end()
@@ -163,13 +169,13 @@ def prepare_math(src: str) -> str:
     return _LOOSE.sub(lambda d: d.group(1) or ('\\%' if d.group() == '%' else ''), ''.join(out) + src[pos:])
 
 
-def _split_dollars(s: str) -> list:
-    """Split at unescaped `$` at brace depth 0."""
-    parts = []
-    while (j := scan(s, 0, '$')) >= 0:
-        parts.append(s[:j])
-        s = s[j + 1:]
-    return parts + [s]
+def _split_dollars(s: str, budget: Budget) -> list:
+    """Split at unescaped `$` at brace depth 0 (no further once the `budget` is spent)."""
+    parts, start = [], 0
+    while (j := scan(s, start, '$', budget)) >= 0:
+        parts.append(s[start:j])
+        start = j + 1
+    return parts + [s[start:]]
 
 
 def _mathml(el) -> str:

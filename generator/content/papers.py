@@ -97,7 +97,7 @@ def _paper(doc: SourceDoc, fields: FieldReader,
     paper = Paper(
         slug=doc.slug, source=doc.path,
         title=title,
-        authors=fields.text_list("authors", required=True),
+        authors=_authors(fields),
         date=_date(fields),
         abstract=abstract,
         abstract_html=readings["abstract"].html, abstract_text=readings["abstract"].text,
@@ -129,6 +129,26 @@ def _date(fields: FieldReader) -> dt.date:
         except ValueError as err:
             fields.error("date", f"'date' must be a real day as YYYY-MM-DD, got '{raw}' ({err})")
     return dt.date(1970, 1, 1)
+
+
+_NOT_AN_AUTHOR = re.compile(r"(?:and\s+)?(?:others|et\.?\s*al(?:ii|ia)?\.?)", re.I)
+
+
+def not_an_author(name: str) -> bool:
+    """Whether an author list's item stands for the authors left out ('et al.', 'and others')."""
+    return bool(_NOT_AN_AUTHOR.fullmatch(name.strip()))
+
+
+def _authors(fields: FieldReader) -> tuple[str, ...]:
+    names = fields.text_list("authors", required=True)
+    lines = fields.mapping.item_lines.get("authors", [])
+    for number, name in enumerate(names):
+        if not_an_author(name):
+            fields.error("authors", f"'{name}' is no author, and would get an author page; "
+                                    "delete it (list the authors the paper names: pages shorten "
+                                    "long lists themselves)",
+                         lines[number] if number < len(lines) else None)
+    return names
 
 
 def _presentation(fields: FieldReader) -> str:

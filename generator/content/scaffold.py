@@ -14,6 +14,7 @@ from pathlib import Path
 from ..model.errors import display_path
 from ..model.identity import ID_KINDS, identities
 from ..model.records import LINK_KINDS, SourceFile
+from ..model.slugs import file_slug
 from .digest_checks import PLACEHOLDER, identity_text
 from .documents import PAPERS_DIR, ContentErrorRaised, load_documents, parse_document, slugify
 from .fields import FORBIDDEN
@@ -60,10 +61,10 @@ def new_paper(title_or_id: str) -> NewPaper:
         [(kind, value)] = links.items()
         return NewPaper(f"{PLACEHOLDER} title of {LABELS[kind]} {value}",
                         slugify(f"{kind} {value}"), links)
-    if not slugify(text):
+    if not file_slug(text):
         raise ScaffoldRefused(f"'{title_or_id}' has no letters or digits to name the file by; "
                               "give the paper's title or its id, e.g. arxiv:2409.05657")
-    return NewPaper(text, slugify(text), {})
+    return NewPaper(text, file_slug(text), {})
 
 
 _ID_NAMES = {"arxiv": ("an arXiv id", "arxiv:2409.05657"),

@@ -89,7 +89,7 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
             raise YamlProblem(line, f"duplicate key '{key}' (first on line {lines[key]}); keep one")
         lines[key] = line
         last_lines[key] = _last_line(value_node) + offset
-        _check_shape(value_node, offset)  # why: before constructing, which recurses and expands
+        check_shape(value_node, offset)  # why: before constructing, which recurses and expands
         values[key] = _construct(loader, value_node, line)
         if isinstance(value_node, yaml.ScalarNode):
             raw[key] = value_node.value
@@ -125,7 +125,7 @@ MAX_DEPTH = 32
 """How deep values may nest: far more than front matter needs, far less than Python's stack."""
 
 
-def _check_shape(node: yaml.Node, offset: int) -> None:
+def check_shape(node: yaml.Node, offset: int) -> None:
     """No duplicate key at any depth, no alias (`*name`: a few lines of them expand to billions
     of values), nesting no deeper than MAX_DEPTH; walked without recursion."""
     seen: set[int] = set()

@@ -8,8 +8,13 @@ from typing import Any
 
 import yaml
 
+from ..content.yamltext import YamlProblem, check_shape
 from ..model.errors import BuildFailed, ContentError, display_path
+from .cleaning import Links, one_line, without_controls
 from .incoming import IncomingPaper
+
+# why: the C parser reads deep nesting without Python's recursion; the pure one is the fallback
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Metadata keys that become `links:` entries, with the name they take there.
 LINK_KEYS = {"arxiv": "arxiv", "openreview": "openreview", "pdf": "pdf", "code": "code",
@@ -42,14 +47,10 @@ def _is_header(block: str) -> bool:
 def read_metadata(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """(line, entry) for each item of the metadata list, with unknown keys rejected."""
     shown = display_path(path)
-    try:
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as err:
-        line = err.problem_mark.line + 1 if err.problem_mark else 1
-        raise BuildFailed([ContentError(shown, line, f"YAML syntax error: {err.problem}")]) from None
+    root = _compose(path.read_text(encoding="utf-8"), shown)
     if not isinstance(root, yaml.SequenceNode):
         raise BuildFailed([ContentError(shown, 1, "metadata must be a list, one '- title: ...' per paper")])
-    loader = yaml.SafeLoader("")
+    loader = _Loader("")
     entries = [(node.start_mark.line + 1, loader.construct_object(node, deep=True)) for node in root.value]
     errors = [ContentError(shown, line, "entry must be a mapping with title, authors, ...")
               for line, entry in entries if not isinstance(entry, dict)]
@@ -58,6 +59,28 @@ def read_metadata(path: Path) -> list[tuple[int, dict[str, Any]]]:
     if errors:
         raise BuildFailed(errors)
     return entries
+
+
+def _compose(text: str, shown: str) -> yaml.Node | None:
+    """The YAML document's node tree, its shape checked (no alias, nesting at most yamltext's
+    MAX_DEPTH); BuildFailed with the file's line for anything YAML or the check refuses."""
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+        if root is not None:
+            check_shape(root, 0)
+        return root
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, message = (mark.line + 1 if mark else 1), f"YAML syntax error: {err.problem}"
+    except yaml.reader.ReaderError as err:  # why: a character YAML forbids, often from a PDF
+        line = text.count("\n", 0, err.position) + 1
+        message = (f"the character U+{err.character:04X} cannot be in YAML; delete it, or write "
+                   "it as an escape in a double-quoted string")
+    except YamlProblem as problem:
+        line, message = problem.line, problem.message
+    except RecursionError:
+        line, message = 1, "values are nested too deeply to read; flatten them"
+    raise BuildFailed([ContentError(shown, line, message)])
 
 
 def _entry_problems(entry: dict[str, Any]) -> list[str]:
@@ -95,9 +118,24 @@ def read_abstract_list(abstracts: Path, metadata: Path) -> list[IncomingPaper]:
 
 
 def incoming_paper(origin: str, abstract: str, meta: dict[str, Any]) -> IncomingPaper:
-    """One abstract and its (checked) metadata entry as the record every importer hands on."""
+    """One abstract and its (checked) metadata entry as the record every importer hands on,
+    cleaned as every reader cleans: control characters gone, ids that are ids, http(s) links
+    (what is left out is said in `dropped`)."""
     meta = {key: value for key, value in meta.items() if value is not None}
+    links = Links()
+    for key, value in meta.items():
+        if key not in LINK_KEYS or not value:
+            continue
+        kind = LINK_KEYS[key]
+        if kind == "doi":
+            links.add_doi(value, key)
+        elif kind in ("arxiv", "openreview"):
+            links.add_id(kind, value, key)
+        else:
+            links.add_url(value, key, kind)
     return IncomingPaper(
-        origin=origin, title=meta["title"], authors=tuple(meta["authors"]), abstract=abstract,
-        venue=meta.get("venue", ""), tags=tuple(meta.get("tags", ())), tldr=meta.get("tldr", ""),
-        links={LINK_KEYS[key]: value for key, value in meta.items() if key in LINK_KEYS and value})
+        origin=origin, title=one_line(meta["title"]),
+        authors=tuple(filter(None, map(one_line, meta["authors"]))),
+        abstract=without_controls(abstract), venue=one_line(meta.get("venue", "")),
+        tags=tuple(filter(None, map(one_line, meta.get("tags", ())))),
+        tldr=one_line(meta.get("tldr", "")), links=links.found, dropped=tuple(links.dropped))

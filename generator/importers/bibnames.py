@@ -13,7 +13,7 @@ import re
 
 from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 
-from .cleaning import Problems, tex_to_text
+from .cleaning import Problems, short, tex_to_text
 
 # why: an accent command outside braces ('Jo\\~{a}o') is split at its '~' by the name
 # parser, which reads '~' as a tie; braced, as BibTeX wants it ('Jo{\\~{a}}o'), it stays whole
@@ -32,7 +32,7 @@ def read_names(raw: str, field: str, key: str, line: int, problems: Problems) ->
         try:
             names.append(tex_to_text(parse_single_name_into_parts(name).merge_first_name_first))
         except (InvalidNameError, ValueError) as err:
-            problems.error(line, f"{field} '{name.strip()}' of entry '{key}': {err}; separate "
+            problems.error(line, f"{field} '{short(name)}' of entry '{short(key)}': {err}; separate "
                                  "names with ' and ', each as 'First Last' or 'Last, First'")
     return tuple(name for name in names if name)
 

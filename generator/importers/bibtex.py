@@ -23,7 +23,8 @@ from bibtexparser.model import (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, 
 
 from .bibnames import read_names
 from .citing import citation_of
-from .cleaning import Links, Problems, one_line, split_keywords, tex_to_text, unwrap
+from .cleaning import Links, Problems, one_line, short, split_keywords, tex_to_text, unwrap
+from .crossref import containers, crossref_key, noting_containers
 from .incoming import IncomingPaper
 from .titles import decode_title
 from .venues import short_venue
@@ -52,10 +53,11 @@ def read_bibtex(text: str, shown: str) -> list[IncomingPaper]:
     problems.raise_if_any()
     strings = _strings(library, problems)
     problems.raise_if_any()
-    entries = {entry.key: entry for entry in library.entries}
-    targets = {_raw(entry, "crossref").strip("{}\" ") for entry in library.entries} - {""}
-    return [_paper(entry, entries, strings, shown, again) for entry, again in _all_entries(library)
-            if entry.key not in targets]
+    # why: only proceedings and books are left out; a paper others crossref is still a paper
+    targets = containers(library.entries)
+    papers = [_paper(entry, targets, strings, shown, again)
+              for entry, again in _all_entries(library) if entry.key not in targets]
+    return noting_containers(papers, library.entries, targets)
 
 
 def _all_entries(library) -> list[tuple[Entry, str]]:
@@ -88,13 +90,6 @@ def _failure(block: ParsingFailedBlock) -> str:
             f"{reason or type(block.error).__name__} (a '{{' without its '}}', or a file cut short?)")
 
 
-def _raw(entry: Entry, key: str) -> str:
-    for item in entry.fields:
-        if item.key.lower() == key:
-            return str(item.value)
-    return ""
-
-
 def _strings(library, problems: Problems) -> dict[str, str]:
     """`@string` macros (case-insensitive, each may use the ones before) and the months."""
     strings = dict(_MONTH_NAMES)
@@ -102,17 +97,18 @@ def _strings(library, problems: Problems) -> dict[str, str]:
         try:
             strings[block.key.lower()] = resolve_value(str(block.value), strings)
         except ValueError as err:
-            problems.error(_line(block), f"@string {block.key}: {err}")
+            strings[block.key.lower()] = ""  # why: one error, not one more per use of it
+            problems.error(_line(block), f"@string {short(block.key)}: {err}")
     return strings
 
 
-def _fields(entry: Entry, entries: dict[str, Entry], strings: dict[str, str],
+def _fields(entry: Entry, targets: dict[str, Entry], strings: dict[str, str],
             problems: Problems) -> dict[str, str]:
     """The entry's fields by lowercase name, values resolved; a `crossref` target's fields
     fill the gaps (DBLP's 'with crossref' export keeps the booktitle there)."""
     values: dict[str, str] = {}
     lines: dict[str, int] = {}
-    parent = entries.get(_raw(entry, "crossref").strip("{}\" "))
+    parent = targets.get(crossref_key(entry))
     inherited = [(f, True) for f in parent.fields] if parent else []
     for item, from_parent in [(f, False) for f in entry.fields] + inherited:
         name = item.key.lower()
@@ -128,27 +124,39 @@ def _fields(entry: Entry, entries: dict[str, Entry], strings: dict[str, str],
         try:
             values[name] = resolve_value(str(item.value), strings)
         except ValueError as err:
-            problems.error(item.start_line + 1, f"field '{item.key}' of entry '{entry.key}': {err}")
+            problems.error(item.start_line + 1, f"field '{short(item.key)}' of entry "
+                                                f"'{short(entry.key)}': {err}")
     return values
 
 
+MAX_VALUE = 1 << 20
+"""The longest `@string` macros may make a value (a paper file is at most 1 MiB): forty
+`@string`s that each join the one before twice would otherwise be a terabyte."""
+
+
 def resolve_value(raw: str, strings: dict[str, str]) -> str:
-    """A field's value: `{…}` and `"…"` pieces, numbers and macros joined by `#`."""
-    pieces, i = [], 0
+    """A field's value: `{…}` and `"…"` pieces, numbers and macros joined by `#`; ValueError
+    when it is not defined or longer than MAX_VALUE."""
+    pieces, i, size = [], 0, 0
     while i < len(raw):
         if raw[i].isspace() or raw[i] == "#":
             i += 1
         elif raw[i] in '{"':
             end = _closing(raw, i)
             pieces.append(raw[i + 1:end])
+            size += len(pieces[-1])
             i = end + 1
         else:
             word = re.match(r"[^\s#]+", raw[i:]).group()
             if not word.isdigit() and word.lower() not in strings:
-                raise ValueError(f"'{word}' is not defined; add @string{{{word} = \"...\"}} "
-                                 "or put the value in braces")
+                raise ValueError(f"'{short(word)}' is not defined; add @string{{{short(word)} = "
+                                 "\"...\"} or put the value in braces")
             pieces.append(word if word.isdigit() else strings[word.lower()])
+            size += len(pieces[-1])
             i += len(word)
+        if size > max(MAX_VALUE, len(raw)):  # why: only macros make a value outgrow its text
+            raise ValueError(f"expands to more than {MAX_VALUE:,} characters (@string macros "
+                             "that repeat each other?); write the value out")
     return "".join(pieces)
 
 
@@ -166,17 +174,17 @@ def _closing(raw: str, start: int) -> int:
     return len(raw)
 
 
-def _paper(entry: Entry, entries: dict[str, Entry], strings: dict[str, str], shown: str,
+def _paper(entry: Entry, targets: dict[str, Entry], strings: dict[str, str], shown: str,
            again: str) -> IncomingPaper:
     """One entry as a paper, with what was repaired in it and why it cannot be imported."""
     line, problems = _line(entry), Problems(shown)
     if again:
         problems.warn(line, again)
-    fields = _fields(entry, entries, strings, problems)
+    fields = _fields(entry, targets, strings, problems)
     text = {name: _decoded(fields, name, entry.key, line, problems) for name in _TEXT_FIELDS
             if fields.get(name, "").strip()}
     if not fields.get("title", "").strip():
-        problems.error(line, f"entry '{entry.key}' has no title; add title = {{...}}")
+        problems.error(line, f"entry '{short(entry.key)}' has no title; add title = {{...}}")
     elif not text["title"] and not problems.errors:
         problems.error(line, f"entry '{entry.key}' has an empty title; write the title in it")
     authors = read_names(fields.get("author", ""), "author", entry.key, line, problems)

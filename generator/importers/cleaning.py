@@ -22,6 +22,8 @@ MAX_TEX_DEPTH = 24
 _TEX = LatexNodes2Text()  # why: costly to make; stateless between calls
 _SPACES = re.compile(r"\s+")
 _TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# why: the build's FORBIDDEN and C1's controls (U+0080-U+009F), which no title needs
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 _PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 _ARXIV_URL = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$",
@@ -47,6 +49,12 @@ _PLANTED = re.compile("[\ue000-\ue1ff]")
 _TEX_MARKUP = re.compile(r"[\\{}$%~^&#_`\"<>]|--|''|[!?]`")
 
 
+MAX_MESSAGE = 400
+"""A longer message is cut in its middle: a value quoted whole (ten thousand braces) is noise."""
+REPEATS_SHOWN = 10
+"""How many errors with one message are printed before 'and N more like it'."""
+
+
 class Problems:
     """The errors found in one file (or one entry of it), raised together once it is read,
     and what was repaired in it, kept as warnings."""
@@ -55,19 +63,36 @@ class Problems:
         self.shown = shown
         self.errors: list[ContentError] = []
         self.warnings: list[ContentError] = []
+        self._seen: dict[str, int] = {}
 
     def error(self, line: int, message: str) -> None:
-        """Record one problem at `line` of the file (its text safe for a terminal)."""
-        self.errors.append(ContentError(self.shown, line, terminal_safe(message)))
+        """Record one problem at `line` of the file (its text safe for a terminal, cut when
+        long); past REPEATS_SHOWN of one message, only counted."""
+        message = terminal_safe(message)
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE * 2 // 3]} […] {message[-MAX_MESSAGE // 3:]}"
+        seen = self._seen[message] = self._seen.get(message, 0) + 1
+        if seen <= REPEATS_SHOWN:
+            self.errors.append(ContentError(self.shown, line, message))
 
     def warn(self, line: int, message: str) -> None:
         """Record what was repaired at `line` of the file."""
         self.warnings.append(ContentError(self.shown, line, terminal_safe(message)))
 
     def raise_if_any(self) -> None:
-        """BuildFailed with every problem, if there was one."""
+        """BuildFailed with every problem, if there was one; a message repeated past
+        REPEATS_SHOWN times is followed by one line 'and N more like it'."""
+        more = [ContentError(self.shown, line, f"and {seen - REPEATS_SHOWN:,} more like it ('{message[:40]}…')")
+                for message, seen in self._seen.items() if seen > REPEATS_SHOWN
+                for line in [max(e.line for e in self.errors if e.message == message)]]
         if self.errors:
-            raise BuildFailed(self.errors)
+            raise BuildFailed(self.errors + more)
+
+
+def short(value: str, limit: int = 60) -> str:
+    """An untrusted value quoted in a message: one line, cut to `limit` characters."""
+    value = one_line(value)
+    return value if len(value) <= limit else f"{value[:limit]}… ({len(value):,} characters)"
 
 
 def terminal_safe(message: str) -> str:
@@ -76,15 +101,26 @@ def terminal_safe(message: str) -> str:
     return _SPACES.sub(" ", _TERMINAL_CONTROL.sub("", message)).strip()
 
 
+def printable(text: str) -> str:
+    """A report line quoting untrusted text, its spacing kept: a line break or tab is a space,
+    every other control character (C1's U+009B, an escape sequence's ESC) is gone."""
+    return _TERMINAL_CONTROL.sub("", text.replace("\n", " ").replace("\t", " "))
+
+
+def without_controls(text: str) -> str:
+    """Text with its line breaks and tabs, and no other control character."""
+    return _CONTROLS.sub("", text)
+
+
 def one_line(text: str) -> str:
     """A title, name or venue: control characters gone, every run of whitespace one space."""
-    return _SPACES.sub(" ", FORBIDDEN.sub("", text)).strip()
+    return _SPACES.sub(" ", _CONTROLS.sub("", text)).strip()
 
 
 def unwrap(text: str) -> str:
     """An abstract with its hard line breaks joined: paragraphs (a blank line between) kept,
     every other run of whitespace one space; LaTeX and everything else kept as written."""
-    text = FORBIDDEN.sub("", text.replace("\r\n", "\n"))
+    text = _CONTROLS.sub("", text.replace("\r\n", "\n"))
     paragraphs = _PARAGRAPH.split(text.strip())
     return "\n\n".join(p for p in (_SPACES.sub(" ", p).strip() for p in paragraphs) if p)
 

@@ -27,6 +27,7 @@ from .venues import short_venue
 
 _PREPRINT = re.compile(r"^\s*(?:arxiv|corr|biorxiv|medrxiv|ssrn)\b", re.I)
 _ARXIV_NUMBER = re.compile(r"^\s*arxiv:\s*(.+?)\s*$", re.I)
+_DATE_PART = re.compile(r"[0-9]{1,9}")
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 _JOURNAL_TYPES = ("article-journal", "journal-article", "article-magazine", "article-newspaper")
 _CITED = {"collection-title": "series", "publisher": "publisher", "publisher-place": "address",
@@ -118,13 +119,20 @@ def _issued(item: dict) -> tuple[dt.date | None, str]:
     for key in ("issued", "published", "published-print", "published-online"):
         parts = item.get(key, {}).get("date-parts") if isinstance(item.get(key), dict) else None
         if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-            numbers = [int(p) if isinstance(p, int) or (isinstance(p, str) and p.isdigit())
-                       else None for p in parts[0][:3]]
+            numbers = [_number(part) for part in parts[0][:3]]
             try:
                 return dt.date(numbers[0], *(numbers[1:] + [1, 1])[:2]), ""
             except (TypeError, ValueError, OverflowError):
                 return None, f"{key} {parts[0]!r:.40} is not a date; left out"
     return None, ""
+
+
+def _number(part: Any) -> int | None:
+    """A date part: a whole number, or ASCII digits as text ('2023'; not '²³', which
+    str.isdigit() takes, nor five thousand digits); None for anything else."""
+    if isinstance(part, int) and not isinstance(part, bool):
+        return part
+    return int(part) if isinstance(part, str) and _DATE_PART.fullmatch(part) else None
 
 
 def _abstract(text: str) -> str:

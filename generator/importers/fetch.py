@@ -43,13 +43,13 @@ def fetch(specs: list[str], folder: Path, base_urls: dict[str, str] | None = Non
           pause: float | None = None, timeout: float = 30.0) -> list[Path]:
     """Download every `arxiv:ID`, `openreview:ID` and `doi:DOI` into `folder`; the saved
     files, arXiv's first, then OpenReview's, then the DOIs', each in the order given.
-    Every spec is checked before the first request. BASE_URLS and PAUSE are read at each
-    call, so a test can point them at a local server."""
+    Every spec is checked before the first request, and `folder` is made and written only
+    once every download has worked, so a failed fetch leaves no folder behind. BASE_URLS and
+    PAUSE are read at each call, so a test can point them at a local server."""
     wanted = parse_specs(specs)
     bases = {**BASE_URLS, **(base_urls or {})}
     client = _Client(PAUSE if pause is None else pause, timeout)
-    folder.mkdir(parents=True, exist_ok=True)
-    saved = []
+    answers: list[tuple[str, bytes]] = []
     arxiv_ids = [value for kind, value in wanted if kind == "arxiv"]
     for number, start in enumerate(range(0, len(arxiv_ids), ARXIV_BATCH), start=1):
         batch = arxiv_ids[start:start + ARXIV_BATCH]
@@ -58,7 +58,7 @@ def fetch(specs: list[str], folder: Path, base_urls: dict[str, str] | None = Non
         if not body.lstrip().startswith(b"<"):
             raise FetchFailed(f"{_host(bases['arxiv'])} answered '{_preview(body)}' instead of "
                               "a feed (it does so when asked too often); wait a minute and retry")
-        saved.append(_save(folder / f"arxiv-{number}.xml", body))
+        answers.append((f"arxiv-{number}.xml", body))
     for kind, value in wanted:
         if kind == "openreview":
             url = f"{bases['openreview']}?{urlencode({'id': value})}"
@@ -67,8 +67,9 @@ def fetch(specs: list[str], folder: Path, base_urls: dict[str, str] | None = Non
         else:
             continue
         body = client.get(url, kind, f"{kind}:{value}")
-        saved.append(_save(folder / f"{kind}-{re.sub(r'[^A-Za-z0-9._-]+', '-', value)}.json", body))
-    return saved
+        answers.append((f"{kind}-{re.sub(r'[^A-Za-z0-9._-]+', '-', value)}.json", body))
+    folder.mkdir(parents=True, exist_ok=True)
+    return [_save(folder / name, body) for name, body in answers]
 
 
 def parse_specs(specs: list[str]) -> list[tuple[str, str]]:

@@ -22,6 +22,8 @@ def load_json(text: str, problems: Problems) -> Any:
         problems.error(err.lineno, f"not valid JSON: {err.msg} (column {err.colno})")
     except RecursionError:
         problems.error(1, "JSON nested too deeply to read")
+    except ValueError as err:  # why: Python refuses integers of more than 4,300 digits
+        problems.error(1, f"a number in it cannot be read: {str(err).split(';')[0]}")
     problems.raise_if_any()
 
 

@@ -6,23 +6,32 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..content.config import load_config
 from ..content.documents import (PAPERS_DIR, ContentErrorRaised, SourceDoc, load_documents,
-                                 paper_names, parse_document, slugify)
-from ..model.errors import BuildFailed, display_path
-from ..model.identity import identities, near_tags, normalise_tag
+                                 paper_names, parse_document)
+from ..content.fields import describe
+from ..content.papers import not_an_author
+from ..model.errors import BuildFailed, ContentError, display_path
+from ..model.identity import identities
+from ..model.slugs import file_slug, slugify
+from .acceptance import build_refusals
 from .aftercheck import AfterCheck, check_written
 from .incoming import IncomingPaper
-from .paperfile import new_paper_text, replaced_fields_text, write_atomically
+from .matching import Group, match
+from .paperfile import new_paper_text, replaced_fields_text
 from .sources import read_sources
+from .tagspelling import TagSpeller
+from .writing import WriteStopped, remove_stale_temps, write_all
 
 SOURCE_OWNED = ("title", "authors", "venue", "presentation", "links", "citation", "abstract")
 """What `--update` refreshes. The rest (notes, tags, tldr, draft, extra, date) is the
-curator's once the file exists; links are merged, so a link the curator added stays."""
+curator's once the file exists; links are merged, so a link the curator added stays, and a link
+of a kind the file has keeps the file's value (the curator's camera-ready PDF) unless
+`replace_links`."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,8 @@ class ImportOptions:
     """Added to every created paper."""
     update: bool = False
     """Refresh the source-owned fields of papers the digest has already."""
+    replace_links: bool = False
+    """With `update`, the source's links replace the file's links of the same kind."""
     strict: bool = False
     """Refuse the whole import (nothing written) when a source entry had to be repaired or
     cannot be read, instead of repairing it or skipping it."""
@@ -86,6 +97,10 @@ class ImportPlan:
     """What the readers repaired in the sources, as 'file:line: what' (IncomingPaper.repaired)."""
     checked: AfterCheck = AfterCheck()
     """What `check --strict` would say of the files it writes (aftercheck.py)."""
+    kept_apart: tuple[str, ...] = ()
+    """Papers with the title of another but another id, imported as papers of their own."""
+    removed: tuple[Path, ...] = ()
+    """Temp files an interrupted import had left in the papers folder, removed by this one."""
 
     def writes(self) -> list[Decision]:
         """The decisions that write a file."""
@@ -94,7 +109,8 @@ class ImportPlan:
 
 def read_existing(content_dir: Path) -> list[ExistingPaper]:
     """Every paper file of the digest, parsed by the build's own reader; BuildFailed naming each
-    file that cannot be read, since a paper hidden in one could be imported a second time."""
+    file that cannot be read, or whose ids cannot be read as ids (an unquoted arXiv id is a
+    number), since a paper hidden in one could be imported a second time."""
     existing, errors = [], []
     for source in load_documents(content_dir):
         try:
@@ -102,11 +118,24 @@ def read_existing(content_dir: Path) -> list[ExistingPaper]:
         except ContentErrorRaised as raised:
             errors.append(raised.error)
             continue
+        errors += _unreadable_links(doc)
         text = source.data.decode("utf-8")
         existing.append(ExistingPaper(source.path, text, doc, _names(doc.front.values)))
     if errors:
         raise BuildFailed(errors)
     return existing
+
+
+def _unreadable_links(doc: SourceDoc) -> list[ContentError]:
+    """An error for each link that YAML read as no text: `arxiv: 2409.11136` is a number (and
+    2410.12730 one that has lost its last zero), which matches no paper."""
+    links = doc.front.values.get("links")
+    lines = doc.front.child_lines.get("links", {})
+    return [ContentError(display_path(doc.path), lines.get(str(kind), doc.front.lines["links"]),
+                         f"links.{kind} is {describe(value)}, not text, so no paper can be "
+                         f"matched to it; quote it as written: {kind}: '...'")
+            for kind, value in (links.items() if isinstance(links, dict) else ())
+            if not isinstance(value, str)]
 
 
 def _names(front: dict[str, Any]) -> tuple[str, ...]:
@@ -116,28 +145,25 @@ def _names(front: dict[str, Any]) -> tuple[str, ...]:
     return identities(links, title if isinstance(title, str) else "")
 
 
-@dataclass
-class _Group:
-    """Incoming papers found to be one paper, and the file that already holds it."""
-
-    merged: IncomingPaper
-    target: ExistingPaper | None
-    twins: list[IncomingPaper] = field(default_factory=list)
-
-
 def plan_import(incoming: list[IncomingPaper], existing: list[ExistingPaper], papers_dir: Path,
                 options: ImportOptions) -> ImportPlan:
-    """The decision for every incoming paper; reads and writes nothing."""
+    """The decision for every incoming paper; reads and writes nothing. BuildFailed, naming
+    the source's file and line, when a file it would write is one the build refuses."""
     taken = {name[:-3].lower() for name in paper_names(papers_dir)}
     tags = TagSpeller(_digest_tags(existing))
+    incoming = [_named_authors(paper) for paper in incoming]
     decisions = [_unreadable(paper) for paper in incoming if paper.problems]
+    kept_apart: list[str] = []
     for group in match([paper for paper in incoming if not paper.problems], existing):
         decisions.append(_decide(group, papers_dir, options, taken, tags))
         decisions += [Decision("skip", twin.origin, note=f"same paper as {group.merged.origin}; "
                                "merged into it") for twin in group.twins]
+        kept_apart += group.alike
+    _refuse_what_the_build_would(decisions, {paper.path: paper.text for paper in existing})
     left_out = tuple(f"{paper.origin}: {note}" for paper in incoming for note in paper.dropped)
     repaired = tuple(str(note) for paper in incoming for note in paper.repaired)
-    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out, repaired)
+    return ImportPlan(tuple(decisions), tuple(dict.fromkeys(tags.warnings)), left_out,
+                      repaired=repaired, kept_apart=tuple(dict.fromkeys(kept_apart)))
 
 
 def _unreadable(paper: IncomingPaper) -> Decision:
@@ -148,49 +174,25 @@ def _unreadable(paper: IncomingPaper) -> Decision:
     return Decision("skip", paper.origin, note=f"not imported: {why}", failed=True)
 
 
-def match(incoming: list[IncomingPaper], existing: list[ExistingPaper]) -> list[_Group]:
-    """Incoming papers grouped by identity, in reading order, each group with its file in the
-    digest if it has one. A paper that shares any identity with an earlier one, or that matches
-    the same file, joins its group."""
-    files: dict[str, ExistingPaper] = {}
-    for paper in existing:
-        for name in paper.names:
-            files.setdefault(name, paper)
-    groups: list[_Group] = []
-    by_name: dict[str, _Group] = {}
-    by_file: dict[Path, _Group] = {}
-    for paper in incoming:
-        names = identities(paper.links, paper.title)
-        target = next((files[n] for n in names if n in files), None)
-        group = next((by_name[n] for n in names if n in by_name), None) \
-            or (by_file.get(target.path) if target else None)
-        if group is None:
-            group = _Group(paper, target)
-            groups.append(group)
-        else:
-            group.merged = combine(group.merged, paper)
-            group.twins.append(paper)
-            # why: a twin may carry the id that ties the group to a file the first did not match
-            group.target = group.target or target
-        if group.target:
-            by_file.setdefault(group.target.path, group)
-        for name in identities(group.merged.links, group.merged.title):
-            by_name.setdefault(name, group)
-    return groups
+def _named_authors(paper: IncomingPaper) -> IncomingPaper:
+    """The paper without the 'et al.' or 'others' a source may list as an author: the build
+    refuses one, which would get an author page."""
+    if not any(map(not_an_author, paper.authors)):
+        return paper
+    return replace(paper, authors=tuple(a for a in paper.authors if not not_an_author(a)))
 
 
-def combine(first: IncomingPaper, later: IncomingPaper) -> IncomingPaper:
-    """One paper from two records of it: the first wins where both have a value, the later
-    fills the gaps (a link kind the first lacks included)."""
-    return replace(
-        first, authors=first.authors or later.authors, abstract=first.abstract or later.abstract,
-        venue=first.venue or later.venue, presentation=first.presentation or later.presentation,
-        date=first.date or later.date, tags=first.tags or later.tags, tldr=first.tldr or later.tldr,
-        links={**first.links, **{k: v for k, v in later.links.items() if k not in first.links}},
-        key=first.key or later.key, citation=first.citation or later.citation)
+def _refuse_what_the_build_would(decisions: list[Decision], before: dict[Path, str]) -> None:
+    """BuildFailed when a file to write has an error the build would stop on (and that the
+    file, for an update, did not have already): the importer never writes what the build
+    refuses, for every later build and import would fail on it."""
+    errors = [error for d in decisions if d.action in ("create", "update") and d.path
+              for error in build_refusals(d.path, d.text, d.origin, before.get(d.path))]
+    if errors:
+        raise BuildFailed(errors)
 
 
-def _decide(group: _Group, papers_dir: Path, options: ImportOptions, taken: set[str],
+def _decide(group: Group, papers_dir: Path, options: ImportOptions, taken: set[str],
             tags: TagSpeller) -> Decision:
     paper, target = group.merged, group.target
     missing = "title" if not paper.title.strip() else "authors" if not paper.authors else ""
@@ -233,11 +235,14 @@ def new_fields(paper: IncomingPaper, options: ImportOptions, tags: tuple[str, ..
 def owned_changes(paper: IncomingPaper, front: dict[str, Any],
                   options: ImportOptions) -> dict[str, Any]:
     """The source-owned fields whose value in the file differs from the source's, with the
-    new value; a field the source leaves empty keeps the file's."""
+    new value; a field the source leaves empty keeps the file's, and so does a link of a kind
+    the file has, unless `options.replace_links`."""
     links = front.get("links") if isinstance(front.get("links"), dict) else {}
+    merged = {**links, **paper.links} if options.replace_links else {**paper.links, **links}
     wanted = {"title": paper.title, "authors": list(paper.authors),
               "venue": options.venue or paper.venue, "presentation": paper.presentation,
-              "links": {**links, **paper.links} if paper.links else {},
+              # why: in the file's order, new kinds after, so equal links compare equal
+              "links": {**links, **merged} if paper.links else {},
               "citation": dict(paper.citation), "abstract": paper.abstract}
     return {key: wanted[key] for key in SOURCE_OWNED
             if wanted[key] and front.get(key) != wanted[key]}
@@ -255,9 +260,10 @@ def choose_slug(paper: IncomingPaper, taken: set[str]) -> str:
 
 
 def slug_for_title(title: str) -> str:
-    """'AgentOccam: A Simple ...' -> 'agentoccam'; otherwise the title's first words."""
+    """'AgentOccam: A Simple ...' -> 'agentoccam'; otherwise the title's first words (see
+    model.slugs.file_slug: a Chinese title keeps its characters)."""
     name, colon, _ = title.partition(":")
-    return slugify(name if colon and slugify(name) else title)
+    return file_slug(name if colon and file_slug(name) else title)
 
 
 def _digest_tags(existing: list[ExistingPaper]) -> list[str]:
@@ -269,60 +275,14 @@ def _list(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def digest_spelling(name: str, known: list[str], added: list[str] | None = None) -> tuple[str, str]:
-    """A source's tag as the digest files it, and a warning when it is near another tag.
-
-    'Large Language Models' becomes 'large-language-models'; a tag the digest already spells
-    otherwise ('LLM' for 'llm') takes the digest's spelling; a tag only near one ('llms' by
-    'llm') is kept, with a warning naming both. `added` are the tags new in this import, so
-    'LLM' and 'llms' from two entries of one file are warned of as well.
-    ('', warning) when nothing is left of it.
-    """
-    tag = normalise_tag(name)
-    if not tag:
-        return "", f"tag '{name}' has no letters or digits; left out"
-    added = added or []
-    same = next((other for other in [*known, *added] if normalise_tag(other) == tag
-                 or _tag_page(other) == _tag_page(tag)), None)
-    if same:
-        return same, ""
-    for near, whose in ((near_tags(tag, known), "the digest's"),
-                        (near_tags(tag, added), "this import's new")):
-        if near:
-            names = ", ".join(f"'{other}'" for other in near)
-            return tag, f"new tag '{tag}' is near {whose} {names}; kept as it is: rename one " \
-                        "if they are the same topic"
-    return tag, ""
-
-
-class TagSpeller:
-    """The tags of one import: each spelled as the digest or an earlier paper of the import
-    spells it, the warnings collected, and every new tag remembered for the next paper."""
-
-    def __init__(self, digest: list[str]):
-        self.digest = digest
-        self.added: list[str] = []
-        self.warnings: list[str] = []
-
-    def spell(self, name: str) -> str:
-        """The tag to write for `name`, '' when nothing is left of it."""
-        tag, warning = digest_spelling(name, self.digest, self.added)
-        self.warnings += [warning] if warning else []
-        if tag and tag not in self.digest and tag not in self.added:
-            self.added.append(tag)
-        return tag
-
-
-def _tag_page(name: str) -> str:
-    # why: as papers.py names a tag's page; two spellings with one page fail the build
-    return slugify(name, max_length=80, ascii_only=False)
-
-
 def apply_plan(plan: ImportPlan) -> None:
-    """Write every created and updated file, each through a temp file and a rename."""
-    for decision in plan.writes():
-        assert decision.path is not None
-        write_atomically(decision.path, decision.text)
+    """Write every created and updated file, each through a temp file and a rename;
+    WriteStopped (see .writing) at the first that cannot be written, naming those before it."""
+    try:
+        write_all([(d.path, d.text) for d in plan.writes() if d.path])
+    except WriteStopped as stopped:
+        stopped.plan = plan
+        raise
 
 
 def import_files(files: list[Path], metadata: Path | None, content_dir: Path,
@@ -345,6 +305,8 @@ def import_papers(incoming: list[IncomingPaper], content_dir: Path, options: Imp
     plan = plan_import(incoming, read_existing(content_dir), content_dir / PAPERS_DIR, options)
     plan = replace(plan, checked=check_written(
         [(d.path, d.text, d.origin) for d in plan.writes() if d.path], macros))
-    if not dry_run:
-        apply_plan(plan)
+    if dry_run:
+        return plan
+    plan = replace(plan, removed=tuple(remove_stale_temps(content_dir / PAPERS_DIR)))
+    apply_plan(plan)
     return plan

@@ -6,8 +6,10 @@ reports duplicates with the same rules, so the two can never disagree.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from typing import Iterable
 
 # Strongest first: a shared arXiv id outranks a shared title.
 ID_KINDS = ("arxiv", "openreview", "doi")
@@ -19,6 +21,9 @@ _ID_IN_URL = {
 }
 # why: arXiv's own DOIs name the same paper as its arXiv id
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.I)
+# why: a word, with the '++' or '#' that makes 'C++' and 'C#' other languages than 'C' (and
+# other pages: see model.slugs)
+_WORD = re.compile(r"[^\W_]+\+\+|(?<![^\W_])[^\W\d_]#(?![^\W_])|[^\W_]+")
 
 
 def normalise_title(title: str) -> str:
@@ -26,7 +31,7 @@ def normalise_title(title: str) -> str:
     Need.' and 'attention is all you need' are the same title."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", title).casefold()
                     if not unicodedata.combining(c))
-    return " ".join(re.findall(r"[^\W_]+", plain))
+    return " ".join(_WORD.findall(plain))
 
 
 def paper_id(kind: str, value: str) -> str:
@@ -56,10 +61,40 @@ def identities(links: dict[str, str], title: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def conflicting_id(names: tuple[str, ...], others: tuple[str, ...]) -> str:
+    """The first id kind both papers give with no value in common ('arxiv'), '' when none:
+    two records with different arXiv, OpenReview or publisher DOI ids are two papers, however
+    alike their titles ('Introduction'). An arXiv DOI counts as its arXiv id, not as a DOI, so a
+    preprint and its published version are not told apart by it."""
+    mine, theirs = _ids_by_kind(names), _ids_by_kind(others)
+    return next((kind for kind in ID_KINDS
+                 if mine.get(kind) and theirs.get(kind) and not mine[kind] & theirs[kind]), "")
+
+
+def shared_identity(names: tuple[str, ...], others: tuple[str, ...]) -> str:
+    """The strongest name that makes two papers one, '' when they are two: a shared id, else a
+    shared title when no id of one kind differs (see conflicting_id)."""
+    theirs = set(others)
+    shared = [name for name in names if name in theirs]
+    if not shared or (shared[0].startswith("title:") and conflicting_id(names, others)):
+        return ""
+    return shared[0]
+
+
+def _ids_by_kind(names: tuple[str, ...]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for name in names:
+        kind, _, value = name.partition(":")
+        if kind in ID_KINDS and not (kind == "doi" and _ARXIV_DOI.match(value)):
+            found.setdefault(kind, set()).add(value)
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def normalise_tag(name: str) -> str:
     """A tag as the site files it: lowercase words joined by hyphens ('Large Language
     Models' -> 'large-language-models'); letters of other scripts kept ('机器学习')."""
-    return "-".join(re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", name).casefold()))
+    return "-".join(_WORD.findall(unicodedata.normalize("NFKC", name).casefold()))
 
 
 def _tag_stem(name: str) -> str:
@@ -76,12 +111,36 @@ def _initials(name: str) -> str:
 def near_tags(tag: str, known: list[str] | tuple[str, ...]) -> list[str]:
     """Known tags that differ from `tag` only in case, separators or a plural, or that are
     its initials ('LLM' near 'llms' and 'large-language-models'); `tag` itself excluded."""
-    stem = _tag_stem(tag)
-    near = []
-    for other in known:
-        if other == tag:
-            continue
-        if _tag_stem(other) == stem or stem in (_initials(other), _initials(other) + "s") \
-                or _tag_stem(other) in (_initials(tag), _initials(tag) + "s"):
-            near.append(other)
-    return near
+    return TagIndex(known).near(tag)
+
+
+class TagIndex:
+    """Tags filed by what near_tags compares (their stem, their initials), so that the near
+    spellings of one tag are a few look-ups, not a pass over every tag: a conference's 9,000
+    keywords are checked against each other in linear time, not quadratic."""
+
+    def __init__(self, tags: Iterable[str] = ()):
+        self._order: dict[str, int] = {}
+        self._by_stem: dict[str, list[str]] = {}
+        self._by_initials: dict[str, list[str]] = {}
+        for tag in tags:
+            self.add(tag)
+
+    def add(self, tag: str) -> None:
+        """File one more tag; one filed already is left as it is."""
+        if tag in self._order:
+            return
+        self._order[tag] = len(self._order)
+        self._by_stem.setdefault(_tag_stem(tag), []).append(tag)
+        if initials := _initials(tag):
+            for key in (initials, initials + "s"):
+                self._by_initials.setdefault(key, []).append(tag)
+
+    def near(self, tag: str) -> list[str]:
+        """The filed tags near `tag` (see near_tags), in the order they were filed."""
+        stem, initials = _tag_stem(tag), _initials(tag)
+        found = {*self._by_stem.get(stem, ()), *self._by_initials.get(stem, ())}
+        if initials:
+            found.update(self._by_stem.get(initials, ()), self._by_stem.get(initials + "s", ()))
+        found.discard(tag)
+        return sorted(found, key=self._order.__getitem__)
