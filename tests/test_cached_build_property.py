@@ -41,15 +41,15 @@ PAPERS = 300
 PREVIEW_EVERY = 25
 EPOCH = "1745452800"  # 2025-04-24
 
-KINDS = ("title", "authors", "tag_add_shared", "tag_add_new", "tag_remove", "date", "abstract",
-         "notes", "rename", "delete", "add", "draft", "site_yaml", "template", "css",
+KINDS = ("title", "authors", "tag_add_shared", "tag_add_new", "tag_remove", "tag_respell", "date",
+         "abstract", "notes", "rename", "delete", "add", "draft", "site_yaml", "template", "css",
          "delete_output", "edit_output", "touch", "revert", "double_edit", "content_error")
 AT_LEAST = 1
 """Every kind is in each shard's deck this many times; a long shard draws its share of
 RANDOM_STEPS more by WEIGHTS."""
 WEIGHTS = {"title": 3, "authors": 2, "tag_add_shared": 2, "tag_add_new": 2, "tag_remove": 2,
-           "date": 3, "abstract": 3, "notes": 3, "rename": 2, "delete": 2, "add": 2, "draft": 2,
-           "site_yaml": 2, "template": 2, "css": 1, "delete_output": 2, "edit_output": 2,
+           "tag_respell": 2, "date": 3, "abstract": 3, "notes": 3, "rename": 2, "delete": 2, "add": 2,
+           "draft": 2, "site_yaml": 2, "template": 2, "css": 1, "delete_output": 2, "edit_output": 2,
            "touch": 1, "revert": 2, "double_edit": 2, "content_error": 2}
 
 SYLLABLES = ("ka to ri an el mo su ne ti ra lo ve de qua pri for tex gra phi lin con tra sym opt "
@@ -76,7 +76,7 @@ NOTES = (
     "{a}\n\n```\ncode {w}\n```\n",
     "<script>alert(1)</script> {a} <em>{b}</em>\n",
 )
-ERRORS = ("bad_date", "unclosed", "unknown_key", "tag_clash", "duplicate_id", "site_yaml")
+ERRORS = ("bad_date", "unclosed", "unknown_key", "duplicate_id", "site_yaml")
 
 
 def arxiv_id(number: int) -> str:
@@ -358,6 +358,18 @@ def edit_tag_remove(d: Digest, b: Builds) -> str:
     return f"tag {tag!r} removed from {slug}" + (" (its last paper)" if only else "")
 
 
+def edit_tag_respell(d: Digest, b: Builds) -> str:
+    """Another spelling of a tag other papers use: one page, named as the newest paper spells it."""
+    slug = d.pick()
+    other = d.rng.choice(sorted({t for s, p in d.papers.items() if s != slug for t in p["tags"] if t in TAGS}))
+    spelling = other.replace("-", " ").title()  # 'graph-learning' -> 'Graph Learning', the same URL
+    tags = [t for t in d.papers[slug]["tags"] if t not in (other, spelling)]
+    tags.insert(d.rng.randrange(len(tags) + 1), spelling)
+    d.papers[slug]["tags"] = tags
+    d.write_paper(slug)
+    return f"tag {other!r} spelt {spelling!r} in {slug}"
+
+
 def edit_date(d: Digest, b: Builds) -> str:
     slug = d.pick()
     d.papers[slug]["date"] = d.date()
@@ -596,13 +608,6 @@ def edit_content_error(d: Digest, b: Builds) -> str:
         text = text.replace("\n---\n", "\n", 1)
     elif kind == "unknown_key":
         text = text.replace(f"date: {date}", f"date: {date}\nvenu: Nowhere")
-    elif kind == "tag_clash":  # a tag whose URL is another tag's: an error across two files
-        other = d.rng.choice(sorted({t for s, p in d.papers.items() if s != slug
-                                     for t in p["tags"] if t in TAGS}))
-        if d.papers[slug]["tags"]:
-            text = text.replace(f"tags: [{', '.join(d.papers[slug]['tags'])}]\n", "", 1)
-        clash = other.replace("-", " ").title()  # 'graph-learning' -> 'Graph Learning'
-        text = text.replace(f"date: {date}", f"date: {date}\ntags: [{clash}]")
     else:  # the arXiv id of another paper: an error across two files
         number = d.papers[slug]["number"]
         other = d.papers[d.rng.choice(sorted(s for s in d.papers if s != slug))]["number"]

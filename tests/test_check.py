@@ -79,6 +79,13 @@ def test_near_tags_name_both_spellings_and_their_files_at_the_rarer_one():
         "near-tags")]
 
 
+def test_two_spellings_of_one_tags_page_are_said_to_share_it():
+    findings = digest_findings([checked("a", tags=["llm"]), checked("b", tags=["LLM"])])
+    assert [f.message for f in findings] == [
+        "tag 'LLM' (in content/papers/b.md) is near tag 'llm' (in content/papers/a.md); they "
+        "share one page, named as its newest paper spells it; spell them the same"]
+
+
 def test_a_tag_used_by_many_files_names_three_of_them():
     papers = [checked(f"p{n}", tags=["large-language-models"]) for n in range(5)]
     [finding] = digest_findings(papers + [checked("z", tags=["LLM"])])

@@ -5,7 +5,8 @@ import feedparser
 from factories import make_paper, make_site, theme
 from feedcheck import expected_item, feed_problems, visible_text
 from generator.model import urls as paths
-from generator.outputs.feeds import feed_file, feed_jobs, item_html, paper_guid, rfc822, tag_feed_file
+from generator.outputs.feeds import feed_file, group_feed_file, item_html, paper_guid, rfc822
+from generator.outputs.kinds import TAG_WORDS, feed_jobs
 from generator.model.records import Link
 from generator.model.urls import Urls
 from generator.outputs.interface import interface
@@ -33,8 +34,8 @@ def site_urls(site) -> set[str]:
     """Absolute URLs of every page and feed the site would write."""
     urls = Urls(site.config.base_url)
     outputs = [paths.HOME, paths.FEED] + [paths.paper_file(p.slug) for p in site.papers]
-    outputs += [out for g in site.tags for out in (paths.tag_file(g.tag.slug),
-                                                     paths.tag_feed_file(g.tag.slug))]
+    outputs += [out for g in site.tags for out in (paths.tag_file(g.slug),
+                                                     paths.tag_feed_file(g.slug))]
     return {urls.absolute(out) for out in outputs}
 
 
@@ -129,7 +130,7 @@ def test_every_tag_gets_a_feed_of_its_papers_with_its_own_links():
 def test_tag_feed_last_build_date_is_its_newest_paper_not_the_build_time():
     site = make_site([make_paper("a", tags=["llm"], date=dt.date(2025, 1, 2)),
                       make_paper("b", tags=["rag"], date=dt.date(2025, 3, 1))])
-    llm = tag_feed_file(site, site.tags[0], templates()).made().data
+    llm = group_feed_file(site, "tags", TAG_WORDS.feed, site.tags[0], templates()).made().data
     assert b"<lastBuildDate>Thu, 02 Jan 2025 00:00:00 GMT</lastBuildDate>" in llm
     assert b"<lastBuildDate>Thu, 01 May 2025 00:00:00 GMT</lastBuildDate>" in feed_file(site, templates()).made().data
 

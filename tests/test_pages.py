@@ -11,7 +11,8 @@ from factories import REPO, make_paper, make_site, page_jobs_with_cards, pages_o
 from generator.content.links import build_links
 from generator.content.theme import load_theme
 from generator.model.records import Link
-from generator.outputs.pages import environment, excerpt
+from generator.outputs.pages import excerpt
+from generator.outputs.render import environment
 
 ASSET_VERSION = r"\?v=[0-9a-f]{10}"
 """An asset URL's query: a hash of the file's bytes."""

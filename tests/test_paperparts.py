@@ -6,7 +6,7 @@ from generator.outputs.bibtex import bibtex_entry
 from generator.outputs.csljson import csl_item, item_line
 from generator.outputs.interface import interface
 from generator.outputs.lists import list_entry_json
-from generator.outputs.pages import render_card
+from generator.outputs.render import render_card
 from generator.outputs.paperparts import paper_parts, parts_inputs
 
 

@@ -17,7 +17,7 @@ def test_build_site_groups_papers_by_tag_in_paper_order():
               make_paper("b", tags=["llm", "audio"], date=dt.date(2025, 2, 1))]
     site = build_site(papers, make_config(), dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
     assert site.papers == reading_order(papers)
-    assert [(g.tag.name, [p.slug for p in g.papers]) for g in site.tags] == [
+    assert [(g.name, [p.slug for p in g.papers]) for g in site.tags] == [
         ("audio", ["b"]), ("llm", ["b", "a"])]
 
 

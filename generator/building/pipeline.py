@@ -22,10 +22,9 @@ from ..model.records import OutputFile, SiteConfig, SourceFile
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
-from ..outputs.feeds import feed_jobs
 from ..outputs.interface import OVERLAY_MESSAGES, interface
 from ..outputs.lists import list_jobs
-from ..outputs.pages import page_jobs
+from ..outputs.kinds import feed_jobs, groupings, page_jobs
 from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
@@ -96,7 +95,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
-        site = build_site(papers, config, updated_time(papers, os.environ))
+        site = build_site(papers, config, updated_time(papers, os.environ), groupings())
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{len(papers)} papers ({drafts} draft{'' if drafts == 1 else 's'} "
                              f"left out), {len(site.tags)} tags")

@@ -80,11 +80,16 @@ def near_tag_spellings(checked: Sequence[Checked]) -> list[Finding]:
                 continue  # why: near_tags is symmetric, so each pair is seen twice
             rare, common = sorted((name, other), key=lambda tag: (len(users[tag]), tag))
             where = users[rare][0]
+            slugs = {tag.slug for c in (where, users[common][0]) for tag in c.paper.tags
+                     if tag.name in (rare, common)}
+            # why: spellings of one slug already share a page (model/groupings.py's rule)
+            advice = ("they share one page, named as its newest paper spells it; spell them "
+                      "the same" if len(slugs) == 1 else "spell them the same so they share "
+                      "one page")
             findings.append(Finding(
                 display_path(where.paper.source), where.tags_line,
                 f"tag '{rare}' (in {_files(users[rare])}) is near tag '{common}' (in "
-                f"{_files(users[common])}); spell them the same so they share one page",
-                "near-tags"))
+                f"{_files(users[common])}); {advice}", "near-tags"))
     return findings
 
 

@@ -76,7 +76,6 @@ def combine(checked: list[Checked]) -> list[Paper]:
     """The papers of every checked document, or BuildFailed with all errors, across files too."""
     errors = [error for c in checked for error in c.errors]
     good = [c for c in checked if c.paper is not None]
-    errors.extend(_tag_slug_errors(good))
     errors.extend(_duplicate_id_errors(good))
     if errors:
         raise BuildFailed(errors)
@@ -210,26 +209,6 @@ def _citation(fields: FieldReader) -> Citation:
             fields.error("citation", f"citation.{key} must be text, got {describe(value)}; "
                                      "quote it", line)
     return Citation(**values)
-
-
-def _tag_slug_errors(checked: list[Checked]) -> list[ContentError]:
-    """Two different tag names that would share one URL are an error, not a silent merge."""
-    named = {(tag.slug, tag.name) for c in checked for tag in c.paper.tags}
-    if len(named) == len({slug for slug, _ in named}):
-        return []  # why: one name per slug, the usual case, seen in a set: ~3x as fast
-    first: dict[str, tuple[str, Paper]] = {}
-    errors: list[ContentError] = []
-    for c in checked:
-        paper = c.paper
-        assert paper is not None
-        for tag in paper.tags:
-            seen = first.setdefault(tag.slug, (tag.name, paper))
-            if seen[0] != tag.name:
-                errors.append(ContentError(
-                    display_path(paper.source), c.tags_line,
-                    f"tag '{tag.name}' and tag '{seen[0]}' (in {display_path(seen[1].source)}) "
-                    f"would share the page tags/{tag.slug}/; spell them the same"))
-    return errors
 
 
 def _duplicate_id_errors(checked: list[Checked]) -> list[ContentError]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 
 @dataclass(frozen=True)
@@ -156,24 +156,29 @@ class Paper:
 
 
 @dataclass(frozen=True)
-class TagGroup:
-    """A tag with the papers that carry it, newest first."""
+class Group:
+    """The papers one value of a grouping gathers (a tag's, an author's), newest first."""
 
-    tag: Tag
+    slug: str
+    """Its page's URL segment, unique in its grouping."""
+    name: str
+    """As its newest paper spells it."""
+    other_names: tuple[str, ...]
+    """Other spellings with the same slug ('Zoe Muller' beside 'Zoë Müller'), newest first."""
     papers: tuple[Paper, ...]
 
 
 @dataclass(frozen=True)
-class AuthorGroup:
-    """An author with every paper of theirs in the digest, newest first."""
+class Grouping:
+    """A field of the paper whose values gather papers into pages: tags, authors (see
+    model/groupings.py). Spellings that share a slug are one group (Group.other_names)."""
 
-    slug: str
-    """Their page's URL segment (model.slugs.author_slug), unique across the site."""
     name: str
-    """As written on their newest paper."""
-    other_names: tuple[str, ...]
-    """Other spellings with the same slug ('Zoe Muller' beside 'Zoë Müller'), newest first."""
-    papers: tuple[Paper, ...]
+    """Its key in Site.groups, and the folder its pages live in: 'tags'."""
+    values: Callable[[Paper], Iterable[tuple[str, str]]]
+    """(name, slug) of each value a paper has; a value whose slug is '' has no page."""
+    order: Callable[[Group], Any]
+    """How its groups are sorted."""
 
 
 @dataclass(frozen=True)
@@ -183,16 +188,24 @@ class Site:
     config: SiteConfig
     papers: tuple[Paper, ...]
     """Newest first, then by title."""
-    tags: tuple[TagGroup, ...]
-    """By tag name."""
     updated: dt.datetime
     """SOURCE_DATE_EPOCH if set, else the newest paper's date: never 'now'."""
+    groups: dict[str, tuple[Group, ...]] = field(default_factory=dict)
+    """Each grouping's groups, by its name ('tags', 'authors', and any a page kind adds)."""
     cite_keys: dict[str, str] = field(default_factory=dict)
     """BibTeX citation key of every paper, by slug: stable and unique."""
-    authors: tuple[AuthorGroup, ...] = ()
-    """By slug, which sorts names as written, accents aside."""
     author_pages: int = 1
     """How many pages list the authors, each on the one its slug hashes to (urls.bucket_count)."""
+
+    @property
+    def tags(self) -> tuple[Group, ...]:
+        """By tag name (slugs.name_order)."""
+        return self.groups.get("tags", ())
+
+    @property
+    def authors(self) -> tuple[Group, ...]:
+        """By slug, which sorts names as written, accents aside."""
+        return self.groups.get("authors", ())
 
 
 @dataclass(frozen=True)
@@ -201,7 +214,7 @@ class PaperParts:
     (outputs/paperparts.py), so a rebuild keeps them all from one kept result."""
 
     card: bytes
-    """Its card in lists of papers, UTF-8 HTML (outputs.pages.render_card)."""
+    """Its card in lists of papers, UTF-8 HTML (outputs.render.render_card)."""
     bibtex: str
     """Its entry in the .bib files."""
     csl: str

@@ -40,9 +40,24 @@ def paper_file(slug: str) -> str:
     return f"papers/{slug}/index.html"
 
 
+def group_index_file(grouping: str) -> str:
+    """Output path of the page listing every group of a grouping: tags/index.html."""
+    return f"{grouping}/index.html"
+
+
+def group_file(grouping: str, slug: str) -> str:
+    """Output path of a group's page (its first, newest): tags/<slug>/index.html."""
+    return f"{grouping}/{slug}/index.html"
+
+
+def group_feed_file(grouping: str, slug: str) -> str:
+    """Output path of a group's RSS feed: tags/<slug>/feed.xml."""
+    return f"{grouping}/{slug}/feed.xml"
+
+
 def tag_file(tag_slug: str) -> str:
     """Output path of a tag page."""
-    return f"tags/{tag_slug}/index.html"
+    return group_file("tags", tag_slug)
 
 
 MAX_BUCKETS = 4096
@@ -118,7 +133,7 @@ def listing_files(first_page: str, items: int, page_size: int) -> list[str]:
 
 def tag_feed_file(tag_slug: str) -> str:
     """Output path of a tag's RSS feed."""
-    return f"tags/{tag_slug}/feed.xml"
+    return group_feed_file("tags", tag_slug)
 
 
 def search_docs_file(chunk: str) -> str:

@@ -1,4 +1,5 @@
-"""RSS 2.0 feeds: the whole digest, and one per tag."""
+"""RSS 2.0 feeds: the whole digest, and one per group of a grouping that has them (tags);
+outputs/kinds.py says which."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from xml.etree import ElementTree as ET
 
 from ..model.citation import arxiv_base
 from ..model import urls as paths
-from ..model.records import FileJob, Paper, Site, SiteConfig, TagGroup, Templates
+from ..model.records import FileJob, Group, Paper, Site, SiteConfig, Templates
 from ..model.site import newest_day
 from ..model.urls import Urls
 from .interface import Interface, interface, link_label
@@ -55,13 +56,6 @@ class Channel:
     self_url: str
 
 
-def feed_jobs(site: Site, templates: Templates) -> list[FileJob]:
-    """/feed.xml, then tags/<tag>/feed.xml for every tag; their words from the `templates`'
-    catalogue for the site's language."""
-    return [feed_file(site, templates)] + [tag_feed_file(site, group, templates)
-                                           for group in site.tags]
-
-
 def feed_file(site: Site, templates: Templates) -> FileJob:
     """/feed.xml: the newest `feed_items` papers, newest first."""
     urls, config = Urls(site.config.base_url), site.config
@@ -71,17 +65,21 @@ def feed_file(site: Site, templates: Templates) -> FileJob:
     return FileJob(paths.FEED, rss, (config, channel, site.papers[:config.feed_items]), templates)
 
 
-def tag_feed_file(site: Site, group: TagGroup, templates: Templates) -> FileJob:
-    """tags/<tag>/feed.xml: the tag's newest papers; updated when its newest paper was added."""
-    urls, name = Urls(site.config.base_url), group.tag.name
+def group_feed_file(site: Site, grouping: str, about: str, group: Group,
+                    templates: Templates) -> FileJob:
+    """<grouping>/<slug>/feed.xml (tags/llm/feed.xml): the group's newest papers, described
+    as `about` says (a message with %(name)s and %(site)s); updated when its newest paper
+    was added."""
+    urls, name = Urls(site.config.base_url), group.name
     ui = interface(templates, site.config.language)
-    about = ui.gettext("Papers tagged %(tag)s in %(site)s") % {"tag": name, "site": site.config.title}
     # why: not SOURCE_DATE_EPOCH, which CI may set per commit; a feed whose papers did not
     # change must not look new to a reader.
-    channel = Channel(f"{site.config.title}: {name}", urls.absolute(paths.tag_file(group.tag.slug)),
-                      about, newest_day(group.papers),
-                      urls.absolute(paths.tag_feed_file(group.tag.slug)))
-    return FileJob(paths.tag_feed_file(group.tag.slug), rss,
+    channel = Channel(f"{site.config.title}: {name}",
+                      urls.absolute(paths.group_file(grouping, group.slug)),
+                      ui.gettext(about) % {"name": name, "site": site.config.title},
+                      newest_day(group.papers),
+                      urls.absolute(paths.group_feed_file(grouping, group.slug)))
+    return FileJob(paths.group_feed_file(grouping, group.slug), rss,
                    (site.config, channel, group.papers[:site.config.feed_items]), templates)
 
 

@@ -100,7 +100,7 @@ def list_jobs(site: Site, parts: Sequence[PaperParts],
     related papers (by place in the list: the saved page finds papers like the ones saved)."""
     urls = Urls(site.config.base_url)
     entries = tuple(part.listed for part in parts)
-    tags = tuple({"slug": g.tag.slug, "name": g.tag.name, "url": urls.path(paths.tag_file(g.tag.slug))}
+    tags = tuple({"slug": g.slug, "name": g.name, "url": urls.path(paths.tag_file(g.slug))}
                  for g in site.tags)
     at = {paper.slug: n for n, paper in enumerate(site.papers)}
     near = [[at[slug] for slug in related.get(paper.slug, ())] for paper in site.papers]

@@ -1,77 +1,20 @@
-"""HTML pages: one context function per page kind; Jinja only lays out.
-
-Each page is a FileJob: a render function given the templates and what the page shows (its
-paper, the papers of a list page, its own values), so the build can tell which pages changed
-by what they are made from."""
+"""What each kind of page shows: one context function per page kind; Jinja only lays out
+(outputs/render.py), and outputs/kinds.py says which pages there are."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping
 
-import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..model import urls as paths
 from ..model.languages import text_language
-from ..model.records import (AuthorGroup, FileJob, Paper, PaperParts, Site, SiteConfig, TagGroup,
-                             Templates, Theme)
+from ..model.records import Group, Paper, Site
 from ..model.slugs import author_slug
 from ..model.urls import Urls
-from .assets import asset_urls
-from .interface import Interface, interface, link_label, presentation_label
-from .lists import page_links, short_authors
-from .metadata import page_meta
-from .settings import NAME as SETTINGS
-from .settings import settings_job, settings_script
-
-CARD = "_partials/paper_card.html"
-
-
-class _Environment(jinja2.Environment):
-    """Jinja, reading `card.title` from a dict as the key it is, at once.
-
-    Every context is made of dicts, and Jinja tries `card.title` as an attribute first: the
-    AttributeError it raises and catches for each took over half of rendering a list page's
-    cards. The result is Jinja's own: a key named like a dict method is left to Jinja."""
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_NAMES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
-
-
-_DICT_NAMES = frozenset(dir(dict))
-
-
-@functools.lru_cache(maxsize=4)  # why: compiled once per process, not once per page
-def environment(templates: Templates, language: str = "en") -> jinja2.Environment:
-    """Autoescaping, strict Jinja over the given templates, speaking `language` through the
-    templates' catalogue: a typo in a template fails the build."""
-    sources = dict(templates.sources)
-    ui = interface(templates, language)
-
-    def load(name: str) -> tuple[str, str, Callable[[], bool]] | None:
-        source = sources.get(name)
-        return None if source is None else (source, f"{templates.folder}/{name}", lambda: True)
-
-    env = _Environment(
-        loader=jinja2.FunctionLoader(load), extensions=["jinja2.ext.i18n"],
-        autoescape=True, undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )
-    env.policies["ext.i18n.trimmed"] = True  # why: a message is one line, however it is wrapped
-    env.install_gettext_translations(ui.translations, newstyle=True)  # type: ignore[attr-defined]
-    env.filters.update(number=ui.number, as_list=ui.as_list, lang_attr=lang_attr)
-    return env
-
-
-def lang_attr(tag: str) -> Markup:
-    """' lang="en"' for an element whose text is in `tag`, nothing for ''."""
-    return Markup(f' lang="{escape(tag)}"') if tag else Markup("")
+from .interface import Interface, link_label, presentation_label
+from .lists import short_authors
 
 
 def paper_languages(paper: Paper, site_language: str) -> dict[str, str]:
@@ -84,125 +27,11 @@ def paper_languages(paper: Paper, site_language: str) -> dict[str, str]:
             "notes": text_language(paper.notes_html, site_language)}
 
 
-def render_card(templates: Templates, paper: Paper, base_url: str, excerpt_words: int,
-                language: str, author_pages: int) -> bytes:
-    """The card a list of papers shows for one paper, as UTF-8 HTML, in the site's `language`.
-    Bytes, not a str: every card is held through the build, and one character beyond Latin-1
-    (an excerpt's '…', a Chinese label) makes Python hold a str at two bytes a character."""
-    card = paper_card(paper, Urls(base_url), excerpt_words, interface(templates, language),
-                      author_pages)
-    return environment(templates, language).get_template(CARD).render(card=card).encode("utf-8")
-
-
-def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
-              related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
-    """Every HTML page of the site, each made from its template and what it shows; `parts`
-    are the papers' paperparts.paper_parts(), in the site's order, whose cards the lists of
-    papers show; `related` each paper's related papers by slug (search.related)."""
-    urls, config = Urls(site.config.base_url), site.config
-    ui = interface(theme.templates, config.language)
-    card_of = {paper.slug: part.card for paper, part in zip(site.papers, parts)}
-    link_of = paper_links(site, urls)
-    assets = asset_urls(theme.assets, urls)
-    settings, assets[SETTINGS] = settings_job(
-        settings_script(urls, assets, ui, config.page_size, site.author_pages), urls)
-    common = _common(site, urls, assets, ui)
-    jobs = [settings]
-    jobs += [FileJob(path, render_page, (template, common, config, path, context), theme.templates)
-             for path, template, context in (
-                (paths.TAGS_INDEX, "tags.html", tags_index_context(site, urls, ui)),
-                (paths.AUTHORS_INDEX, "authors.html", authors_index_context(site, urls, ui)),
-                (paths.SEARCH, "search.html", search_context(site, urls, ui)),
-                (paths.SAVED, "saved.html", saved_context(urls, ui)),
-                (paths.NOT_FOUND, "404.html", not_found_context(urls, ui)))]
-    jobs += listing_jobs(paths.HOME, "index.html", {"page_title": "",
-                                                     "description": config.description},
-                         home_context(site, urls, ui), site.papers, card_of, common, site, theme)
-    jobs += [FileJob(paths.paper_file(p.slug), render_paper_page,
-                     (common, config, p, part.bibtex, threads, site.author_pages), theme.templates)
-             for p, part, threads in zip(site.papers, parts, threads_contexts(site, link_of, related))]
-    for g in site.tags:
-        jobs += listing_jobs(paths.tag_file(g.tag.slug), "tag.html", tag_context(g, site, urls, ui),
-                             tag_counts(g, ui), g.papers, card_of, common, site, theme)
-    jobs += author_page_jobs(site, common, theme, link_of)
-    return jobs
-
-
-def author_page_jobs(site: Site, common: dict[str, Any], theme: Theme,
-                     link_of: dict[str, dict[str, str]]) -> list[FileJob]:
-    """The pages that list the authors, each author with every paper of theirs, on the page
-    their slug hashes to (urls.bucket_count): a paper added rewrites its authors' pages;
-    `link_of` is paper_links()."""
-    config = site.config
-    ui = interface(theme.templates, config.language)
-    by_page: dict[str, list[AuthorGroup]] = {}
-    for group in site.authors:
-        by_page.setdefault(paths.bucket(group.slug, site.author_pages), []).append(group)
-    return [FileJob(path, render_page, ("author.html", common, config, path,
-                                        author_page_context(groups, site, link_of, ui)),
-                    theme.templates)
-            for path, groups in ((paths.author_page_file(page), groups)
-                                 for page, groups in sorted(by_page.items()))]
-
-
-def listing_jobs(first_page: str, template: str, context: dict[str, Any], newest: dict[str, Any],
-                 papers: tuple[Paper, ...], card_of: dict[str, bytes], common: dict[str, Any],
-                 site: Site, theme: Theme) -> list[FileJob]:
-    """A list of papers split into pages of `page_size`, numbered from the oldest (see
-    urls.listing_file), each with newer/older links and the papers' cards (`card_of` by slug).
-    Only the first page, the newest, is given `newest` (counts and dates), so the others, once
-    full, never change."""
-    size, urls = site.config.page_size, Urls(site.config.base_url)
-    ui = interface(theme.templates, site.config.language)
-    pages, jobs = paths.page_count(len(papers), size), []
-    for n in range(pages, 0, -1):
-        path, title = paths.listing_file(first_page, n, pages), context["page_title"]
-        pagination = {"page": n, "pages": pages, "links": page_links(n, pages, first_page, urls),
-                      "newer": urls.path(paths.listing_file(first_page, n + 1, pages))
-                      if n < pages else "",
-                      "older": urls.path(paths.listing_file(first_page, n - 1, pages))
-                      if n > 1 else ""}
-        numbered = ui.gettext("%(title)s, page %(page)s") % {
-            "title": title or ui.gettext("Papers"), "page": ui.number(n)}
-        page = {**context, **(newest if n == pages else {}), "first_page": n == pages,
-                "pagination": pagination, "page_title": title if n == pages else numbered}
-        shown = tuple(card_of[p.slug] for p in papers[paths.page_items(n, pages, len(papers), size)])
-        jobs.append(FileJob(path, render_list_page, (template, common, site.config, path, page,
-                                                     shown), theme.templates))
-    return jobs
-
-
-def render_page(templates: Templates, template: str, common: dict[str, Any], config: SiteConfig,
-                path: str, context: dict[str, Any], paper: Paper | None = None) -> bytes:
-    """One page: `template` given what every page has, its own `context` and its metadata."""
-    meta = page_meta(config, path, context["page_title"], context["description"], paper)
-    html = environment(templates, config.language).get_template(template).render(
-        {**common, **context, "meta": meta})
-    return html.encode("utf-8")
-
-
-def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
-                      paper: Paper, bibtex: str, threads: dict[str, Any], author_pages: int) -> bytes:
-    """A paper's own page, with its `bibtex` entry (its parts'); `threads` are the other papers
-    it leads to (threads_contexts); its authors are listed on `author_pages` pages."""
-    urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
-    ui = interface(templates, config.language)
-    card = paper_card(paper, urls, config.home_excerpt_words, ui, author_pages)
-    context = paper_context(paper, card, bibtex, urls, ui, author_pages)
-    return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
-
-
-def render_list_page(templates: Templates, template: str, common: dict[str, Any],
-                     config: SiteConfig, path: str, context: dict[str, Any],
-                     cards: tuple[bytes, ...]) -> bytes:
-    """One page of a list of papers, given their cards (render_card())."""
-    return render_page(templates, template, common, config, path,
-                       {**context, "cards": [Markup(card.decode("utf-8")) for card in cards]})
-
-
-def _common(site: Site, urls: Urls, asset_urls: dict[str, str], ui: Interface) -> dict[str, Any]:
-    """What every page is given alike. Nothing here changes when a paper is added or edited:
-    a count or a date in every page's chrome would make one new paper rewrite every file."""
+def common_context(site: Site, urls: Urls, asset_urls: dict[str, str],
+                   menu: list[dict[str, str]]) -> dict[str, Any]:
+    """What every page is given alike: the site, the header's `menu` and the places every
+    page may link to. Nothing here changes when a paper is added or edited: a count or a date
+    in every page's chrome would make one new paper rewrite every file."""
     config = site.config
     return {
         "site": {"title": config.title, "subtitle": config.subtitle,
@@ -214,7 +43,7 @@ def _common(site: Site, urls: Urls, asset_urls: dict[str, str], ui: Interface) -
                 "search": urls.path(paths.SEARCH), "feed": urls.path(paths.FEED),
                 "all_bib": urls.path(paths.ALL_BIB), "papers_json": urls.path(paths.PAPERS_JSON)},
         "feeds": [{"title": config.title, "url": urls.absolute(paths.FEED)}],
-        "assets": asset_urls,
+        "menu": menu, "assets": asset_urls,
         "hide_header_search": False, "wide": False,
     }
 
@@ -258,7 +87,7 @@ def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
              for kind in ("oral", "spotlight", "poster") if kind in shown]
     return {"total": len(site.papers), "tag_count": len(site.tags), "kinds": kinds,
             "updated": site.updated.date().isoformat(), "updated_human": ui.date(site.updated.date()),
-            "filter_tags": [{"slug": g.tag.slug, "name": g.tag.name, "count": len(g.papers)}
+            "filter_tags": [{"slug": g.slug, "name": g.name, "count": len(g.papers)}
                             for g in site.tags]}
 
 
@@ -268,16 +97,14 @@ def paper_links(site: Site, urls: Urls) -> dict[str, dict[str, str]]:
     return {paper.slug: paper_link(paper, urls, site.config.language) for paper in site.papers}
 
 
-def threads_contexts(site: Site, link_of: dict[str, dict[str, str]],
-                     related: Mapping[str, tuple[str, ...]]) -> list[dict[str, Any]]:
-    """What each paper's page shows of other papers, in the site's order: its related papers,
-    and the newer and older papers beside it in reading order (none past either end);
-    `link_of` is paper_links()."""
-    papers = site.papers
-    return [{"related": [link_of[slug] for slug in related.get(p.slug, ())],
-             "newer": link_of[papers[n - 1].slug] if n > 0 else None,
-             "older": link_of[papers[n + 1].slug] if n + 1 < len(papers) else None}
-            for n, p in enumerate(papers)]
+def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, dict[str, str]],
+                    related: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
+    """What the page of `papers[n]` shows of other papers: its related papers, and the newer
+    and older papers beside it in reading order (none past either end); `link_of` is
+    paper_links()."""
+    return {"related": [link_of[slug] for slug in related.get(papers[n].slug, ())],
+            "newer": link_of[papers[n - 1].slug] if n > 0 else None,
+            "older": link_of[papers[n + 1].slug] if n + 1 < len(papers) else None}
 
 
 def paper_link(paper: Paper, urls: Urls, site_language: str) -> dict[str, str]:
@@ -307,33 +134,55 @@ def paper_context(paper: Paper, card: dict[str, Any], bibtex: str, urls: Urls,
             "bibtex": {"entry": bibtex}}
 
 
-def tags_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
-    """Every tag with its paper count."""
-    description = ui.ngettext("The %(num)s tag of %(site)s", "All %(num)s tags of %(site)s",
-                              len(site.tags), site=site.config.title)
-    return {"page_title": ui.gettext("Tags"), "description": description,
-            "tags": [{**tag_link(g.tag, urls), "count": len(g.papers),
-                      "feed": urls.path(paths.tag_feed_file(g.tag.slug)),
-                      "slug": g.tag.slug} for g in site.tags]}
+@dataclass(frozen=True)
+class GroupWords:
+    """What a grouping's pages call a group, each a message with `%(name)s` (the group's
+    name), marked for the catalogue with N_ and Np_ (outputs/interface.py)."""
+
+    title: str
+    """A group's page title: 'Tag: %(name)s'."""
+    description: str
+    """Its pages' description: 'Papers tagged %(name)s'."""
+    counted: tuple[str, str]
+    """Its first page's description, with '%(num)s': '%(num)s papers tagged %(name)s'."""
+    feed: str
+    """Its feed's description, with '%(site)s': 'Papers tagged %(name)s in %(site)s'."""
+    index_title: str
+    """The page of every group: 'Tags'."""
+    index_description: tuple[str, str]
+    """Its description, with '%(num)s' and '%(site)s': 'All %(num)s tags of %(site)s'."""
 
 
-def tag_context(group: TagGroup, site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
-    """One tag's papers, newest first (cards and pages added by listing_pages)."""
-    slug, name = group.tag.slug, group.tag.name
-    feed = {"title": f"{site.config.title}: {name}",
-            "url": urls.absolute(paths.tag_feed_file(slug))}
-    return {"page_title": ui.gettext("Tag: %(tag)s") % {"tag": name}, "tag": name,
-            "description": ui.gettext("Papers tagged %(tag)s") % {"tag": name},
-            "feeds": [feed, {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
-            "tag_feed": urls.path(paths.tag_feed_file(slug)),
-            "tag_slug": slug}
+def group_index_context(grouping: str, words: GroupWords, site: Site, urls: Urls,
+                        ui: Interface) -> dict[str, Any]:
+    """Every group of `grouping` with its paper count, page and feed."""
+    groups = site.groups[grouping]
+    return {"page_title": ui.gettext(words.index_title),
+            "description": ui.ngettext(*words.index_description, len(groups),
+                                       site=site.config.title),
+            "groups": [{"name": g.name, "slug": g.slug, "count": len(g.papers),
+                        "url": urls.path(paths.group_file(grouping, g.slug)),
+                        "feed": urls.path(paths.group_feed_file(grouping, g.slug))}
+                       for g in groups]}
 
 
-def tag_counts(group: TagGroup, ui: Interface) -> dict[str, Any]:
-    """What a tag's first page shows besides its papers: how many there are."""
-    description = ui.ngettext("%(num)s paper tagged %(tag)s", "%(num)s papers tagged %(tag)s",
-                              len(group.papers), tag=group.tag.name)
-    return {"total": len(group.papers), "description": description}
+def group_context(grouping: str, words: GroupWords, group: Group, site: Site, urls: Urls,
+                  ui: Interface) -> dict[str, Any]:
+    """One group's papers, newest first (cards and pages added by kinds.Listing)."""
+    name, feed = group.name, paths.group_feed_file(grouping, group.slug)
+    return {"page_title": ui.gettext(words.title) % {"name": name},
+            "description": ui.gettext(words.description) % {"name": name},
+            "feeds": [{"title": f"{site.config.title}: {name}", "url": urls.absolute(feed)},
+                      {"title": site.config.title, "url": urls.absolute(paths.FEED)}],
+            "group": {"name": name, "slug": group.slug, "other_names": group.other_names,
+                      "feed": urls.path(feed),
+                      "index": urls.path(paths.group_index_file(grouping))}}
+
+
+def group_counts(words: GroupWords, group: Group, ui: Interface) -> dict[str, Any]:
+    """What a group's first page shows besides its papers: how many there are."""
+    return {"total": len(group.papers),
+            "description": ui.ngettext(*words.counted, len(group.papers), name=group.name)}
 
 
 def authors_index_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
@@ -357,7 +206,7 @@ OTHER_INITIALS = "Other"
 """The authors index's last section: names starting with no letter from A to Z."""
 
 
-def author_page_context(groups: list[AuthorGroup], site: Site, link_of: dict[str, dict[str, str]],
+def author_page_context(groups: list[Group], site: Site, link_of: dict[str, dict[str, str]],
                         ui: Interface) -> dict[str, Any]:
     """A page of authors (by slug), each with their other spellings and every paper of theirs,
     newest first, as a line: its title and venue (`link_of` each paper's paper_link, by slug)."""
@@ -386,19 +235,19 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     return {"page_title": ui.gettext("Search"),
             "description": ui.gettext("Search titles, authors, tags and abstracts"),
             "hide_header_search": True, "wide": True, "total": len(site.papers),
-            "browse": {"tags": [{**tag_link(g.tag, urls), "count": len(g.papers)} for g in site.tags],
+            "browse": {"tags": [{**tag_link(g, urls), "count": len(g.papers)} for g in site.tags],
                        "recent": [{**paper_link(p, urls, site.config.language), "date": p.date.isoformat(),
                                    "date_human": ui.date(p.date)} for p in recent]}}
 
 
-def saved_context(urls: Urls, ui: Interface) -> dict[str, Any]:
+def saved_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """The reader's saved papers; reading/saved-page.js draws them from the browser's storage."""
     return {"page_title": ui.gettext("Saved papers"),
             "description": ui.gettext("Papers you saved, kept in your browser, to export as "
                                       "BibTeX or CSL-JSON")}
 
 
-def not_found_context(urls: Urls, ui: Interface) -> dict[str, Any]:
+def not_found_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """404.html, served by GitHub Pages at any depth: every URL in it is root-relative."""
     return {"page_title": ui.gettext("Page not found"),
             "description": ui.gettext("This page does not exist.")}

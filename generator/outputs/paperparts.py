@@ -14,7 +14,7 @@ from .bibtex import bibtex_entry
 from .csljson import csl_item, item_line
 from .interface import interface
 from .lists import list_entry_json
-from .pages import render_card
+from .render import render_card
 
 
 def parts_inputs(site: Site) -> list[tuple[Paper, str, str, int, str, int]]:

@@ -6,37 +6,18 @@ from html import escape
 
 from ..model import urls as paths
 from ..model.records import FileJob, Site
-from ..model.site import newest_day
 from ..model.urls import Urls
+from .kinds import sitemap_pages
 from .xmlout import DECLARATION
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-
-
-def sitemap_entries(site: Site) -> list[tuple[str, str]]:
-    """(output path, last-modified day) of every page a search engine should index."""
-    updated = site.updated.date().isoformat()
-    size = site.config.page_size
-    entries = [(path, updated) for path in paths.listing_files(paths.HOME, len(site.papers), size)]
-    entries += [(paths.TAGS_INDEX, updated), (paths.AUTHORS_INDEX, updated), (paths.SEARCH, updated)]
-    entries += [(paths.paper_file(p.slug), p.date.isoformat()) for p in site.papers]
-    for group in site.tags:
-        newest = newest_day(group.papers).date().isoformat()
-        entries += [(path, newest) for path in paths.listing_files(paths.tag_file(group.tag.slug),
-                                                                   len(group.papers), size)]
-    author_pages: dict[str, str] = {}
-    for author in site.authors:
-        path = paths.author_file(author.slug, site.author_pages)
-        newest = newest_day(author.papers).date().isoformat()
-        author_pages[path] = max(author_pages.get(path, ""), newest)
-    return entries + sorted(author_pages.items())
 
 
 def crawler_jobs(site: Site) -> list[FileJob]:
     """sitemap.xml, robots.txt naming it, .nojekyll for Pages, CNAME for a custom domain."""
     urls = Urls(site.config.base_url)
     robots = f"User-agent: *\nAllow: /\n\nSitemap: {urls.absolute(paths.SITEMAP)}\n".encode()
-    files = [FileJob(paths.SITEMAP, sitemap_of, (urls.base_url, sitemap_entries(site))),
+    files = [FileJob(paths.SITEMAP, sitemap_of, (urls.base_url, sitemap_pages(site))),
              _plain(paths.ROBOTS, robots), _plain(paths.NOJEKYLL, b"")]
     if site.config.cname:
         files.append(_plain(paths.CNAME, f"{site.config.cname}\n".encode()))
