@@ -6,6 +6,7 @@ import argparse
 import datetime as dt
 import os
 import re
+import shlex
 import sys
 import tempfile
 import time
@@ -216,7 +217,7 @@ def _not_a_digest(content: Path) -> bool:
 
 def run_new(args: argparse.Namespace) -> int:
     """`new`: one draft paper file from a title or an id, never over an existing file or paper."""
-    from .content.scaffold import ScaffoldRefused, scaffold_paper
+    from .content.scaffold import ScaffoldRefused, new_paper, scaffold_paper
     if _not_a_digest(args.content):
         return 2
     try:
@@ -226,9 +227,26 @@ def run_new(args: argparse.Namespace) -> int:
         print(f"error: {refused}", file=sys.stderr)
         return 1
     print(f"wrote {display_path(path)}")
-    print("Next: edit it (replace each TODO), then `python build.py serve --drafts` to preview "
-          "it; delete `draft: true` to publish it.")
+    print(next_steps(new_paper(args.title_or_id).links, args.content))
     return 0
+
+
+RUN = ".venv/bin/python build.py"
+"""How the docs spell a command, and so how the hints this prints spell it."""
+
+
+def next_steps(links: dict[str, str], content: Path) -> str:
+    """What `new` tells the curator to do next: for a paper named by an id, `fetch --update`
+    fills in the TODOs from the paper's site; for a title, the curator does."""
+    where = "" if content == Path("content") else f" --content {shlex.quote(display_path(content))}"
+    preview = (f"`{RUN} serve --drafts{where}` to preview it; delete `draft: true` to "
+               "publish it.")
+    if not links:
+        return f"Next: edit it (replace each TODO), then {preview}"
+    [(kind, value)] = links.items()
+    site = {"arxiv": "arXiv", "openreview": "OpenReview", "doi": "doi.org"}[kind]
+    return (f"Next: `{RUN} fetch {shlex.quote(f'{kind}:{value}')} --update{where}` fills in its title, authors "
+            f"and abstract from {site} (or replace each TODO by hand), then {preview}")
 
 
 def _port(text: str) -> int:
