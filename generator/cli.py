@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import difflib
 import os
 import re
 import shlex
@@ -25,7 +26,11 @@ if TYPE_CHECKING:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; 0 on success, 1 on content errors, 2 on usage errors."""
-    args = _parser().parse_args(_default_to_build(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        print(unknown_command(argv[0]), file=sys.stderr)
+        return 2
+    args = _parser().parse_args(_default_to_build(argv))
     try:
         return args.run(args)
     except BuildFailed as failed:
@@ -36,15 +41,27 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+COMMANDS = ("build", "serve", "check", "new", "import", "fetch")
+"""Every command, in the order --help lists them."""
+
+
+def unknown_command(word: str) -> str:
+    """What a first word that is no command gets (build takes no word, so it is a typo):
+    the nearest command, if one is near, and every command."""
+    near = difflib.get_close_matches(word.casefold(), COMMANDS, n=1)
+    guess = f"; did you mean '{near[0]}'?" if near else "."
+    return (f"build.py: unknown command '{word}'{guess} Commands: {', '.join(COMMANDS)} "
+            "(`build.py` alone builds; `build.py --help` says more)")
+
+
 def _default_to_build(argv: list[str]) -> list[str]:
-    commands = {"build", "check", "new", "import", "fetch", "serve", "-h", "--help"}
-    return argv if argv and argv[0] in commands else ["build", *argv]
+    """`build` is the default: options without a command are build's."""
+    return argv if argv and argv[0] in (*COMMANDS, "-h", "--help") else ["build", *argv]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
-    commands = parser.add_subparsers(required=True,
-                                     metavar="{build,check,new,import,fetch,serve}")
+    commands = parser.add_subparsers(required=True, metavar="{" + ",".join(COMMANDS) + "}")
     build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
     _site_options(build_cmd)
     build_cmd.set_defaults(run=run_build)
