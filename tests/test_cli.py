@@ -18,6 +18,7 @@ def test_build_is_the_default_command_and_reports_each_stage(tmp_path):
     assert result.returncode == 0, result.stderr
     for stage in ("read", "papers", "files", "write"):
         assert f"  {stage} " in result.stdout
+    assert re.search(r"  papers +1 paper \(0 drafts left out\), 0 tags ", result.stdout)
     assert str((tmp_path / "_site").resolve()) in result.stdout
     assert (tmp_path / "_site/papers/x/index.html").is_file()
 
