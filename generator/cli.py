@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import difflib
 import os
 import re
+import shlex
 import sys
 import tempfile
 import time
@@ -24,7 +26,11 @@ if TYPE_CHECKING:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; 0 on success, 1 on content errors, 2 on usage errors."""
-    args = _parser().parse_args(_default_to_build(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        print(unknown_command(argv[0]), file=sys.stderr)
+        return 2
+    args = _parser().parse_args(_default_to_build(argv))
     try:
         return args.run(args)
     except BuildFailed as failed:
@@ -35,15 +41,27 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+COMMANDS = ("build", "serve", "check", "new", "import", "fetch")
+"""Every command, in the order --help lists them."""
+
+
+def unknown_command(word: str) -> str:
+    """What a first word that is no command gets (build takes no word, so it is a typo):
+    the nearest command, if one is near, and every command."""
+    near = difflib.get_close_matches(word.casefold(), COMMANDS, n=1)
+    guess = f"; did you mean '{near[0]}'?" if near else "."
+    return (f"build.py: unknown command '{word}'{guess} Commands: {', '.join(COMMANDS)} "
+            "(`build.py` alone builds; `build.py --help` says more)")
+
+
 def _default_to_build(argv: list[str]) -> list[str]:
-    commands = {"build", "check", "new", "import", "fetch", "serve", "-h", "--help"}
-    return argv if argv and argv[0] in commands else ["build", *argv]
+    """`build` is the default: options without a command are build's."""
+    return argv if argv and argv[0] in (*COMMANDS, "-h", "--help") else ["build", *argv]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a paper digest site.")
-    commands = parser.add_subparsers(required=True,
-                                     metavar="{build,check,new,import,fetch,serve}")
+    commands = parser.add_subparsers(required=True, metavar="{" + ",".join(COMMANDS) + "}")
     build_cmd = commands.add_parser("build", help="build content/ into _site/ (the default)")
     _site_options(build_cmd)
     build_cmd.set_defaults(run=run_build)
@@ -216,7 +234,7 @@ def _not_a_digest(content: Path) -> bool:
 
 def run_new(args: argparse.Namespace) -> int:
     """`new`: one draft paper file from a title or an id, never over an existing file or paper."""
-    from .content.scaffold import ScaffoldRefused, scaffold_paper
+    from .content.scaffold import ScaffoldRefused, new_paper, scaffold_paper
     if _not_a_digest(args.content):
         return 2
     try:
@@ -226,9 +244,26 @@ def run_new(args: argparse.Namespace) -> int:
         print(f"error: {refused}", file=sys.stderr)
         return 1
     print(f"wrote {display_path(path)}")
-    print("Next: edit it (replace each TODO), then `python build.py serve --drafts` to preview "
-          "it; delete `draft: true` to publish it.")
+    print(next_steps(new_paper(args.title_or_id).links, args.content))
     return 0
+
+
+RUN = ".venv/bin/python build.py"
+"""How the docs spell a command, and so how the hints this prints spell it."""
+
+
+def next_steps(links: dict[str, str], content: Path) -> str:
+    """What `new` tells the curator to do next: for a paper named by an id, `fetch --update`
+    fills in the TODOs from the paper's site; for a title, the curator does."""
+    where = "" if content == Path("content") else f" --content {shlex.quote(display_path(content))}"
+    preview = (f"`{RUN} serve --drafts{where}` to preview it; delete `draft: true` to "
+               "publish it.")
+    if not links:
+        return f"Next: edit it (replace each TODO), then {preview}"
+    [(kind, value)] = links.items()
+    site = {"arxiv": "arXiv", "openreview": "OpenReview", "doi": "doi.org"}[kind]
+    return (f"Next: `{RUN} fetch {shlex.quote(f'{kind}:{value}')} --update{where}` fills in its title, authors "
+            f"and abstract from {site} (or replace each TODO by hand), then {preview}")
 
 
 def _port(text: str) -> int:

@@ -149,15 +149,54 @@ def test_errors_are_those_of_a_build_with_file_and_line(tmp_path, monkeypatch, c
 def test_findings_are_warnings_unless_strict(tmp_path, monkeypatch, capsys):
     papers = {"a": paper_source(title="Same", **LINKED), "b": paper_source(title="same.")}
     code, out, err = check(tmp_path, monkeypatch, capsys, papers)
-    duplicate = ("content/papers/b.md:1: the same paper as content/papers/a.md: both have the "
+    duplicate = ("content/papers/b.md:2: the same paper as content/papers/a.md: both have the "
                  "title 'same' (case and punctuation aside); keep one of the two files")
-    unlinked = ("content/papers/b.md:1: no links: add links.arxiv, links.openreview, links.doi "
+    unlinked = ("content/papers/b.md:2: no links: add links.arxiv, links.openreview, links.doi "
                 "or links.pdf so a reader can find the paper")
     assert (code, err) == (0, [])
-    warned = [line.replace(":1: ", ":1: warning: ", 1) for line in (unlinked, duplicate)]
+    warned = [line.replace(":2: ", ":2: warning: ", 1) for line in (unlinked, duplicate)]
     assert out == [*warned, "2 papers, 0 errors, 2 warnings"]
     code, out, err = check(tmp_path, monkeypatch, capsys, papers, "--strict")
     assert (code, err, out) == (1, [unlinked, duplicate], ["2 papers, 2 errors, 0 warnings"])
+
+
+PLACEHELD = """---
+# Made by `build.py new`: replace each TODO, then delete `draft: true` to publish.
+# a comment
+date: 2025-04-24
+title: 'TODO: title of arXiv 1706.03762'
+authors:
+  - Ada Lovelace
+  - 'TODO: First Author'
+links:                    # ids or http(s) URLs
+  # arxiv: '2406.16257'
+  pdf: https://example.org/a.pdf
+abstract: |-
+  TODO: paste the abstract as arXiv or OpenReview gives it.
+---
+"""
+
+
+def test_strict_points_at_the_line_of_each_placeholder_and_at_links(tmp_path, monkeypatch,
+                                                                    capsys):
+    """A placeholder is reported on its own line; a missing link on the `links:` line, else on
+    the `title:` line."""
+    linked = "links:                    # ids or http(s) URLs\n  # arxiv: '2406.16257'\n"
+    titled = PLACEHELD.replace("'TODO: title of arXiv 1706.03762'", "B")
+    papers = {"a": PLACEHELD,
+              "b": titled.replace(linked + "  pdf: https://example.org/a.pdf\n", "links: {}\n"),
+              "c": titled.replace(linked + "  pdf: https://example.org/a.pdf\n", "")
+                         .replace("title: B", "title: C")}
+    code, out, err = check(tmp_path, monkeypatch, capsys, papers, "--strict")
+    assert (code, out) == (1, ["3 papers, 9 errors, 0 warnings"])
+    assert [line.partition(" still")[0].partition(" add")[0] for line in err] == [
+        "content/papers/a.md:5: 'title'", "content/papers/a.md:8: 'authors'",
+        "content/papers/a.md:13: 'abstract'",
+        "content/papers/b.md:8: 'authors'", "content/papers/b.md:9: no links:",
+        "content/papers/b.md:11: 'abstract'",
+        "content/papers/c.md:5: no links:", "content/papers/c.md:8: 'authors'",
+        "content/papers/c.md:10: 'abstract'"]
+
 
 
 def test_errors_and_findings_come_in_one_pass(tmp_path, monkeypatch, capsys):

@@ -18,6 +18,7 @@ def test_build_is_the_default_command_and_reports_each_stage(tmp_path):
     assert result.returncode == 0, result.stderr
     for stage in ("read", "papers", "files", "write"):
         assert f"  {stage} " in result.stdout
+    assert re.search(r"  papers +1 paper \(0 drafts left out\), 0 tags ", result.stdout)
     assert str((tmp_path / "_site").resolve()) in result.stdout
     assert (tmp_path / "_site/papers/x/index.html").is_file()
 
@@ -30,6 +31,24 @@ def test_build_options_override_out_base_url_and_drafts(tmp_path):
     assert 'href="/r/papers/x/"' in (tmp_path / "public/index.html").read_text()
     assert run("--out", "public", "--drafts", cwd=tmp_path).returncode == 0
     assert (tmp_path / "public/papers/d/index.html").is_file()
+
+
+def test_a_mistyped_command_names_the_nearest_and_every_command(tmp_path):
+    write_content(tmp_path, {"x": paper_source()})
+    result = run("biuld", "--drafts", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("build.py: unknown command 'biuld'; did you mean 'build'? Commands: "
+                             "build, serve, check, new, import, fetch (`build.py` alone builds; "
+                             "`build.py --help` says more)\n")
+    assert not (tmp_path / "_site").exists()
+    assert "unknown command 'xyz'. Commands: build, serve" in run("xyz", cwd=tmp_path).stderr
+    assert "did you mean 'check'?" in run("Chek", cwd=tmp_path).stderr
+
+
+def test_the_commands_listed_are_the_parsers_own():
+    from generator import cli
+    [subparsers] = [a for a in cli._parser()._actions if a.choices]
+    assert tuple(subparsers.choices) == cli.COMMANDS
 
 
 def test_build_writes_cname_and_warns_when_base_url_is_another_domain(tmp_path):

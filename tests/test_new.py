@@ -1,16 +1,21 @@
 """`build.py new`: a draft paper file from a title or an id, that `check` accepts as it is."""
 
 import datetime as dt
+import re
+import shlex
+from pathlib import Path
 
 import pytest
 
 from factories import SITE_YAML, paper_source, write_content
 from generator.building.checkup import check_content
+from generator import cli
 from generator.cli import main
+from generator.importers import fetch
 from generator.content.scaffold import NewPaper, ScaffoldRefused, new_paper, paper_file_text
 
-NEXT = ("Next: edit it (replace each TODO), then `python build.py serve --drafts` to preview it; "
-        "delete `draft: true` to publish it.")
+NEXT = ("Next: edit it (replace each TODO), then `.venv/bin/python build.py serve --drafts` to "
+        "preview it; delete `draft: true` to publish it.")
 
 
 def new(tmp_path, monkeypatch, capsys, *args, papers=None):
@@ -71,6 +76,36 @@ def test_an_id_with_venue_and_tags_reads_back_as_given(tmp_path, monkeypatch, ca
     assert paper.title == "TODO: title of OpenReview odvSjn416y"
     assert (paper.venue, [t.name for t in paper.tags]) == ("ICLR 2025", ["it's", "retrieval"])
     assert paper.ids == {"openreview": "odvSjn416y"}
+
+
+def test_a_paper_named_by_its_arxiv_id_is_told_how_fetch_fills_it_in(tmp_path, monkeypatch,
+                                                                      capsys):
+    code, out, err = new(tmp_path, monkeypatch, capsys, "1706.03762")
+    assert (code, err) == (0, [])
+    assert out == ["wrote content/papers/arxiv-1706-03762.md",
+                   "Next: `.venv/bin/python build.py fetch arxiv:1706.03762 --update` fills in its "
+                   "title, authors and abstract from arXiv (or replace each TODO by hand), then "
+                   "`.venv/bin/python build.py serve --drafts` to preview it; delete "
+                   "`draft: true` to publish it."]
+
+
+@pytest.mark.parametrize("given", ["doi:10.1002/(SICI)1097-0258", "openreview:odvSjn416y",
+                                   "A Title", "arXiv:2409.05657v2"])
+def test_the_commands_next_gives_are_ones_the_parser_takes(tmp_path, monkeypatch, capsys, given):
+    (tmp_path / "my digest").mkdir()
+    (tmp_path / "my digest/site.yaml").write_text(SITE_YAML)
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", given, "--content", "my digest"]) == 0
+    hint = capsys.readouterr().out.splitlines()[1]
+    commands = re.findall(r"`\.venv/bin/python build\.py ([^`]*)`", hint)
+    assert [c.split()[0] for c in commands] == (["serve"] if given == "A Title"
+                                                else ["fetch", "serve"])
+    for command in commands:
+        args = cli._parser().parse_args(shlex.split(command))
+        assert args.content == Path("my digest")
+        if args.run is cli.run_fetch:
+            assert args.update and fetch.parse_specs(args.specs) == [
+                tuple(new_paper(given).links.items())[0]]
 
 
 def test_once_published_the_placeholders_are_findings(tmp_path, monkeypatch, capsys):

@@ -75,3 +75,8 @@ def test_read_mapping_gives_the_last_line_of_each_value_without_the_comments_aft
     mapping = read_mapping(text, first_line=2)
     assert mapping.last_lines == {"title": 2, "authors": 5, "tags": 8, "links": 11,
                                   "abstract": 16, "draft": 18}
+
+
+def test_read_mapping_gives_the_line_where_a_scalar_value_starts():
+    mapping = read_mapping("title: 'T'\nabstract: |-\n  Text\nnote:\n  'under\n  its key'\n", 2)
+    assert mapping.value_lines == {"title": 2, "abstract": 4, "note": 6}

@@ -97,8 +97,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
         drafts = len(sources) - len(papers)
-        timer.done("papers", f"{len(papers)} papers ({drafts} draft{'' if drafts == 1 else 's'} "
-                             f"left out), {len(site.tags)} tags")
+        timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
+                             f"out), {_count(len(site.tags), 'tag')}")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
         related = related_papers(site.papers, terms)
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
@@ -212,3 +212,8 @@ class StageTimer:
         self.stages.append((stage, now - self._start, summary))
         self.report(f"  {stage:<9} {summary:<48} {1000 * (now - self._start):7.1f} ms")
         self._start = now
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 paper', '2 papers', '0 papers'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

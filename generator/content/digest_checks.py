@@ -12,11 +12,9 @@ from typing import Literal, Sequence
 
 from ..model.errors import display_path
 from ..model.identity import TagIndex, identities, shared_identity
-from .papers import Checked
+from .papers import PLACEHOLDER, Checked
 
 FindingKind = Literal["duplicate", "near-tags", "no-link", "placeholder", "latex"]
-PLACEHOLDER = "TODO:"
-"""How `build.py new` starts every value the curator must write."""
 
 
 @dataclass(frozen=True, order=True)
@@ -25,7 +23,8 @@ class Finding:
 
     path: str
     line: int
-    """The line of the field concerned, or 1 when the finding is about the file as a whole."""
+    """The line of the field concerned (for a placeholder, the line it is on; for a missing
+    link, the `links:` line, else the `title:` line), or 1 when nothing better is known."""
     message: str
     kind: FindingKind
 
@@ -56,8 +55,10 @@ def duplicate_papers(checked: Sequence[Checked]) -> list[Finding]:
             shown = display_path(earlier.paper.source) if earlier else ""
             if earlier and shown not in named:
                 named.add(shown)
+                kind = name.split(":")[0]
+                line = c.title_line if kind == "title" else dict(c.id_lines).get(kind, 1)
                 findings.append(Finding(
-                    display_path(c.paper.source), dict(c.id_lines).get(name.split(":")[0], 1),
+                    display_path(c.paper.source), line,
                     f"the same paper as {shown}: both have {identity_text(name)}; keep one "
                     "of the two files", "duplicate"))
             seen.setdefault(name, []).append((c, names))
@@ -95,7 +96,7 @@ def near_tag_spellings(checked: Sequence[Checked]) -> list[Finding]:
 
 def unlinked_papers(checked: Sequence[Checked]) -> list[Finding]:
     """Published papers without any link: a reader has no way to the paper itself."""
-    return [Finding(display_path(c.paper.source), 1,
+    return [Finding(display_path(c.paper.source), c.links_line,
                     "no links: add links.arxiv, links.openreview, links.doi or links.pdf so a "
                     "reader can find the paper", "no-link")
             for c in checked if not c.paper.links and not c.paper.draft]
@@ -110,7 +111,8 @@ def placeholders_left(checked: Sequence[Checked]) -> list[Finding]:
         for field, values in fields.items():
             if not paper.draft and any(value.startswith(PLACEHOLDER) for value in values):
                 findings.append(Finding(
-                    display_path(paper.source), 1, f"'{field}' still holds a placeholder "
+                    display_path(paper.source), dict(c.placeholder_lines).get(field, 1),
+                    f"'{field}' still holds a placeholder "
                     f"'{PLACEHOLDER} ...'; write the paper's {field}", "placeholder"))
     return findings
 

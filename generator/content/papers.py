@@ -15,6 +15,7 @@ from .latexmacros import expand_macros
 from ..model.citation import arxiv_base
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
+from .yamltext import YamlMapping
 
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "presentation", "tags", "links",
               "citation", "tldr", "draft", "extra"}
@@ -22,6 +23,8 @@ PRESENTATIONS = ("oral", "spotlight", "poster")
 Macros = dict[str, str]
 """site.yaml's `macros:` (SiteConfig.macros)."""
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+PLACEHOLDER = "TODO:"
+"""How `build.py new` starts every value the curator must write."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,14 @@ class Checked:
     latex.latex_findings). The build prints them; a strict check fails on them."""
     unknown_macros: tuple[str, ...] = ()
     """The LaTeX macros of its title and abstract the reader did not know ('\\eps'), sorted."""
+    placeholder_lines: tuple[tuple[str, int], ...] = ()
+    """(field, line) of the title, the authors and the abstract that start with PLACEHOLDER:
+    the line the placeholder is on (for the authors, the first author holding one)."""
+    title_line: int = 1
+    """Where its title is, for a paper entered twice under one title."""
+    links_line: int = 1
+    """Where a missing link is reported: the `links:` line if there is one, else `title:`'s,
+    which names the paper and starts every file `build.py new` makes."""
 
     def ok(self) -> bool:
         """Whether it is a Paper: an error is shown again by every build, never kept."""
@@ -69,7 +80,23 @@ def check(doc: SourceDoc, macros: Macros | None = None) -> Checked:
                      for field, message in latex_findings(readings))
     unknown = tuple(sorted({name for reading in readings.values()
                             for name in reading.unknown_macros}))
-    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings, unknown)
+    links_line = fields.line("links" if "links" in doc.front.lines else "title")
+    return Checked(paper, tuple(fields.errors), fields.line("tags"), id_lines, warnings, unknown,
+                   _placeholder_lines(doc.front), fields.line("title"), links_line)
+
+
+def _placeholder_lines(front: YamlMapping) -> tuple[tuple[str, int], ...]:
+    """Where the title, the authors and the abstract hold a `build.py new` placeholder."""
+    found = []
+    for key in ("title", "authors", "abstract"):
+        value = front.values.get(key)
+        items = value if isinstance(value, list) else [value]
+        lines = front.item_lines.get(key) or [front.value_lines.get(key, front.lines.get(key, 1))]
+        for number, item in enumerate(items):
+            if isinstance(item, str) and item.strip().startswith(PLACEHOLDER):
+                found.append((key, lines[number] if number < len(lines) else lines[0]))
+                break
+    return tuple(found)
 
 
 def combine(checked: list[Checked]) -> list[Paper]:

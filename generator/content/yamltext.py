@@ -42,6 +42,9 @@ class YamlMapping:
     last_lines: dict[str, int] = field(default_factory=dict)
     """Key -> the last line its value takes (comments after it not included), so a tool can
     replace one field's lines and keep the others byte for byte."""
+    value_lines: dict[str, int] = field(default_factory=dict)
+    """Scalar-valued key -> the line where its text starts: the key's own line, or the line
+    after it for a block scalar (`abstract: |-`) or a value written under its key."""
 
 
 def read_mapping(text: str, first_line: int = 1) -> YamlMapping:
@@ -79,6 +82,7 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
     item_lines: dict[str, list[int]] = {}
     child_lines: dict[str, dict[str, int]] = {}
     last_lines: dict[str, int] = {}
+    value_lines: dict[str, int] = {}
     loader = _Loader("")
     for key_node, value_node in node.value:
         line = key_node.start_mark.line + 1 + offset
@@ -93,13 +97,15 @@ def _mapping(node: yaml.MappingNode, offset: int) -> YamlMapping:
         values[key] = _construct(loader, value_node, line)
         if isinstance(value_node, yaml.ScalarNode):
             raw[key] = value_node.value
+            block = value_node.style in ("|", ">")
+            value_lines[key] = value_node.start_mark.line + 1 + block + offset
         if isinstance(value_node, yaml.SequenceNode):
             item_lines[key] = [n.start_mark.line + 1 + offset for n in value_node.value]
         if isinstance(value_node, yaml.MappingNode):
             child_lines[key] = {str(getattr(k, "value", "")): k.start_mark.line + 1 + offset
                                 for k, _ in value_node.value}
     loader.dispose()
-    return YamlMapping(values, raw, lines, item_lines, child_lines, last_lines)
+    return YamlMapping(values, raw, lines, item_lines, child_lines, last_lines, value_lines)
 
 
 def _last_line(node: yaml.Node) -> int:
