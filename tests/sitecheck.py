@@ -88,6 +88,19 @@ def shipped_author_page(author_slug: str) -> str:
     return f"authors/{urls.bucket(author_slug, pages)}/#{urls.author_anchor(author_slug)}"
 
 
+def site_model(content: Path = CONTENT, base_url: str = BASE_URL):
+    """The shipped digest as the build models it (model.records.Site), for asking the
+    registry of page kinds (generator/outputs/kinds.py) which pages it makes."""
+    from generator.building.pipeline import read_content
+    from generator.content.papers import validate
+    from generator.model.site import build_site, updated_time
+    from generator.outputs.kinds import groupings
+    config, sources, _ = read_content(content, base_url)
+    papers = [p for p in validate(sources) if not p.draft]
+    updated = updated_time(papers, {"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    return build_site(papers, config, updated, groupings())
+
+
 def said(message: str, language: str | None = None, **values: str) -> str:
     """`message` as the interface says it in `language` (default: the shipped digest's),
     filled with `values`."""

@@ -7,17 +7,28 @@ import pytest
 from playwright.sync_api import expect
 
 from browserkit import RESULT_LINKS, TIMEOUT_MS
-from sitecheck import BASE_PATH, REPO, shipped_author_page
+from generator.outputs.kinds import KINDS
+from sitecheck import BASE_PATH, REPO, page_url_path, shipped_author_page, site_model
 
 AXE = REPO / "node_modules/axe-core/axe.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-PAGES = {
-    "home": "", "paper": "papers/webrl/", "tags index": "tags/", "tag": "tags/llm/",
-    "authors index": "authors/", "author": shipped_author_page("orion-weller"), "search, empty": "search/",
-    "search, results": "search/?q=models", "search, filtered": "search/?q=models&tag=llm",
-    "not found": "no-such-page/", "saved": "saved/",
-}
+OPENED_AS = {"404": "no-such-page/", "author": shipped_author_page("orion-weller")}
+"""How a reader reaches a kind's page, where it is not its first page's own path: the 404 as
+the server answers a wrong address, an author's section from an author's link."""
+SEARCH_STATES = {"search, results": "search/?q=models", "search, filtered": "search/?q=models&tag=llm"}
+
+
+def kind_pages() -> dict[str, str]:
+    """A page of every kind the registry (generator/outputs/kinds.py) has, as a reader opens
+    it, and the search page's other states: a new kind is checked without being named here."""
+    model = site_model()
+    first = {kind.name: page_url_path(kind.pages(model)[0].path, "") for kind in KINDS}
+    return {**first, **{name: OPENED_AS[name] for name in first if name in OPENED_AS},
+            **SEARCH_STATES}
+
+
+PAGES = kind_pages()
 
 
 @pytest.fixture(scope="module", params=[(v, s) for v in VIEWPORTS for s in ("light", "dark")],

@@ -12,6 +12,7 @@ import pytest
 
 import sitecheck
 from factories import paper_source, write_content
+from generator.outputs.kinds import KINDS
 from sitecheck import BASE_URL
 
 VNU_TIMEOUT = 300
@@ -70,6 +71,10 @@ def test_every_page_is_valid_html(site, paginated):
     pages = (sitecheck.html_pages(site) + sitecheck.html_pages(GOLDEN_SITE)
              + [p for p in sitecheck.html_pages(paginated) if "papers" not in p.parts])
     assert len(pages) > 50, f"only {len(pages)} pages built"
+    model = sitecheck.site_model()
+    validated = {p.relative_to(site).as_posix() for p in pages if site in p.parents}
+    unchecked = [kind.name for kind in KINDS if not {p.path for p in kind.pages(model)} & validated]
+    assert unchecked == [], "no page of these kinds (generator/outputs/kinds.py) is validated"
     checked = "".join(page.read_text(encoding="utf-8") for page in pages)
     for markup in ('data-copy="copyBibtex"', "reading/copy-text.js", "application/ld+json",
                    'name="citation_title"', 'property="og:title"', 'data-paper=',

@@ -52,6 +52,14 @@ def test_no_catalogue_keeps_a_message_nothing_asks_for(language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_each_catalogue_is_as_make_messages_writes_it(language):
+    # why: a new kind of page (docs/how-to/add-a-page-kind.md) adds its words by `make messages`
+    path = catalogues.LOCALES / language / "messages.po"
+    assert path.read_text(encoding="utf-8") == catalogues.updated_catalogue(language), (
+        f"{path.relative_to(REPO)} is not up to date: run `make messages`")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_translations_keep_the_placeholders_and_plural_forms_of_their_messages(language):
     catalogue = catalogues.catalogue(language)
     problems = [(message.id, errors) for message, errors in catalogue.check()]

@@ -1,0 +1,56 @@
+"""The registry of page kinds (generator/outputs/kinds.py) against the site the build makes:
+every page built belongs to a kind and every kind's pages are built, every page in the sitemap
+can be reached from the home page by its links, and the header's menu is the kinds' menu."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+import sitecheck
+from factories import theme
+from generator.outputs.interface import interface
+from generator.outputs.kinds import KINDS
+from sitecheck import BASE_PATH, BASE_URL
+
+
+@pytest.fixture(scope="module")
+def model():
+    return sitecheck.site_model()
+
+
+def test_every_page_built_belongs_to_one_kind_and_every_kinds_page_is_built(base_site, model):
+    built = {p.relative_to(base_site).as_posix() for p in sitecheck.html_pages(base_site)}
+    listed = [page.path for kind in KINDS for page in kind.pages(model)]
+    assert len(listed) == len(set(listed)), "two kinds make one page"
+    assert set(listed) == built
+    assert {kind.name for kind in KINDS if kind.pages(model)} == {kind.name for kind in KINDS}
+
+
+def test_every_page_in_the_sitemap_is_reached_from_the_home_page_by_links(base_site, model):
+    sitemap = {sitecheck.page_url_path(page.path, BASE_PATH)
+               for kind in KINDS if kind.in_sitemap for page in kind.pages(model)}
+    assert len(sitemap) > 19 + 10
+    reached, queue = {BASE_PATH}, deque([base_site / "index.html"])
+    while queue:
+        refs, _ = sitecheck.collect_urls(queue.popleft(), base_site)
+        for ref in refs:
+            if ref.tag != "a":
+                continue
+            path = sitecheck.internal_path(ref.url, BASE_URL)
+            target = path and sitecheck.resolve(path, BASE_PATH, base_site)
+            if target and target.suffix == ".html" and path not in reached:
+                reached.add(path)
+                queue.append(target)
+    assert sitemap - reached == set()
+
+
+def test_the_header_menu_is_the_kinds_that_have_a_menu_label(base_site, model):
+    ui = interface(theme().templates, model.config.language)
+    expected = [(ui.gettext(kind.menu), sitecheck.page_url_path(kind.pages(model)[0].path, BASE_PATH))
+                for kind in KINDS if kind.menu]
+    nav = sitecheck.parse_html(base_site / "search/index.html").find("nav")
+    shown = [(link.text(), link.attrs["href"]) for link in nav.find_all("a")]
+    assert shown[:-1] == expected and shown[-1][0] == "RSS"
+    assert len(expected) >= 4
