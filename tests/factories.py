@@ -67,10 +67,12 @@ def make_paper(slug: str = "a-paper", **overrides: object) -> Paper:
 
 
 def make_site(papers: list[Paper], **config: object) -> Site:
-    """A Site from papers, sorted and grouped as the build does."""
+    """A Site from papers, sorted and grouped as the build does: by every grouping a kind of
+    page shows (generator/outputs/kinds.py)."""
     from generator.model.site import build_site
+    from generator.outputs.kinds import groupings
     return build_site(papers, make_config(**config),
-                      dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc))
+                      dt.datetime(2025, 5, 1, tzinfo=dt.timezone.utc), groupings())
 
 
 @functools.lru_cache(maxsize=1)

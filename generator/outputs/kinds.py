@@ -289,9 +289,9 @@ KINDS: tuple[PageKind, ...] = (
 """Every kind of page, in the order the sitemap lists them and the header's menu shows them."""
 
 
-def groupings(kinds: Sequence[PageKind] = KINDS) -> list[Grouping]:
+def groupings() -> list[Grouping]:
     """The groupings the kinds show, for model.site.build_site."""
-    found = (getattr(kind, "grouping", None) for kind in kinds)
+    found = (getattr(kind, "grouping", None) for kind in KINDS)
     return list(dict.fromkeys(grouping for grouping in found if grouping is not None))
 
 
