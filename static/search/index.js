@@ -8,7 +8,11 @@
 (() => {
   "use strict";
   const FORMAT = "digest-lunr/4";
-  const FINAL = 0x23, MORE = 0x5D; // why: a number's last digit and the others (generator/search/packed.py)
+  // why: a number's last digit and the others (generator/search/packed.py), as search/read.js
+  // declares them: the worker, and every page or test that loads this script, loads read.js first
+  const digitsOf = typeof module !== "undefined" && module.exports ? require("./read.js") : globalThis.DigestRead;
+  if (!digitsOf) { throw new Error("search/read.js must be loaded before search/index.js"); }
+  const FINAL = digitsOf.FINAL, MORE = digitsOf.MORE;
 
   /** The vectors as one table: each [field, ref, n, n term numbers, n counts] in `flat`, from
       `starts`; one for every field of every document, by ref, then field. */

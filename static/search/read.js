@@ -9,7 +9,9 @@
   "use strict";
   const VECTORS_KEY = "\"vectors\":";
   // why: the digits of a vector's numbers, as generator/search/packed.py writes them: 32 that end a
-  // number ("#" to "B") and 32 that go before its last digit ("]" to "|")
+  // number ("#" to "B") and 32 that go before its last digit ("]" to "|"); declared here only,
+  // search/index.js takes them from this script's exports (tests/test_js_parity.py checks them
+  // against packed.py's)
   const FINAL = 0x23, MORE = 0x5D;
   const MAX_COUNT = 0x7fffffff;
 
@@ -252,6 +254,6 @@
     return -1;
   }
 
-  const api = { parseIndex: parseIndex, readIndex: readIndex };
+  const api = { parseIndex: parseIndex, readIndex: readIndex, FINAL: FINAL, MORE: MORE };
   if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { globalThis.DigestRead = api; }
 })();

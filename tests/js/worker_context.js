@@ -1,13 +1,14 @@
 // The search worker as the browser runs it, for the node checks: lunr.js and our scripts loaded
-// into one context, with the packed index at PACKED_PATH loaded as the worker's `index`. The
-// worker's state (`index`, `meta`, `loaded`) is declared with let/const, so it is not a property
-// of the context: `state` reads it and `setState` sets it.
+// into one context in the worker's order (index.js takes its digits from read.js), with the
+// packed index at PACKED_PATH loaded as the worker's `index`. The worker's state (`index`,
+// `meta`, `loaded`) is declared with let/const, so it is not a property of the context: `state`
+// reads it and `setState` sets it.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
 const vm = require("node:vm");
 
-const SCRIPTS = ["node_modules/lunr/lunr.js", "static/search/query.js", "static/search/index.js",
+const SCRIPTS = ["node_modules/lunr/lunr.js", "static/search/query.js", "static/search/read.js", "static/search/index.js",
   "static/search/answer.js", "static/search/worker.js"];
 
 function loadWorker(packedPath) {
