@@ -88,6 +88,7 @@
   }
 
   // why: letters NFKD does not take apart; generator/search/terms.py's fold() has the same table
+  // (tests/test_js_parity.py folds a broad sample both ways)
   const UNFOLDED = { "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ı": "i", "æ": "ae",
     "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss" };
 
