@@ -12,7 +12,7 @@
   const TOKEN = /(-|\+)?(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))/g;
 
   // why: the characters of writing with no spaces between words, cut into bigrams: the same
-  // ranges as generator/search/terms.py's CJK_RANGES (Han, kana; planes 2-3), tests/test_cjk.py
+  // ranges as generator/model/languages.py's CJK_RANGES (Han, kana; planes 2-3), tests/test_cjk.py
   const CJK_CLASS = "[\\u3005-\\u3007\\u3021-\\u3029\\u3031-\\u3035\\u303B\\u303C\\u3040-\\u30FF" +
     "\\u31F0-\\u31FF\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\uFF66-\\uFF9F\\u{1AFF0}-\\u{1B16F}" +
     "\\u{20000}-\\u{3FFFF}]";
