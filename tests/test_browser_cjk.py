@@ -99,6 +99,7 @@ def test_lunr_js_ranks_chinese_like_lunr_py(page, site):
                 document.head.appendChild(script);
             });
             await load(config.scripts.lunr);
+            await load(config.scripts.read);  // why: index.js takes its digits from read.js
             await load(config.scripts.unpack);
             const index = lunr.Index.load(DigestIndex.unpackIndex(await (await fetch(config.index)).json()));
             return queries.map(q => index.search(q).map(r => [r.ref, r.score]));

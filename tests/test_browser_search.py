@@ -117,6 +117,7 @@ def test_lunr_js_ranks_like_lunr_py(page, site):
                 document.head.appendChild(script);
             });
             await load(config.scripts.lunr);
+            await load(config.scripts.read);  // why: index.js takes its digits from read.js
             await load(config.scripts.unpack);
             const packed = await (await fetch(config.index)).json();
             const index = lunr.Index.load(DigestIndex.unpackIndex(packed));

@@ -2,27 +2,27 @@
    message KEY, that copies its text (and a status that says what happened). Without JavaScript
    there is no button and the text can be selected by hand; when the browser refuses clipboard
    access the text is selected and the reader is told to press Ctrl+C. Nothing here throws. */
-(function () {
+(() => {
   "use strict";
   // why: every script's words come from shared/digest.js, in the site's language
-  var messages = (window.DigestSettings || {}).messages || {};
+  const messages = (window.DigestSettings || {}).messages || {};
 
   function say(button, key) {
-    var message = messages[key] || "";
-    var status = document.getElementById(button.getAttribute("data-copy-status") || "");
+    const message = messages[key] || "";
+    const status = document.getElementById(button.getAttribute("data-copy-status") || "");
     if (status) status.textContent = message;
   }
 
   function select(element) {
-    var range = document.createRange();
+    const range = document.createRange();
     range.selectNodeContents(element);
-    var selection = window.getSelection();
+    const selection = window.getSelection();
     selection.removeAllRanges();
     selection.addRange(range);
   }
 
   function fallback(button, source) {
-    var copied = false;
+    let copied = false;
     select(source);
     try {
       copied = document.execCommand("copy");
@@ -33,17 +33,17 @@
   }
 
   function copy(button) {
-    var source = document.getElementById(button.getAttribute("data-copy-target") || "");
+    const source = document.getElementById(button.getAttribute("data-copy-target") || "");
     if (!source) return;
-    var clipboard = navigator.clipboard;
+    const clipboard = navigator.clipboard;
     if (!clipboard || typeof clipboard.writeText !== "function") {
       fallback(button, source);
       return;
     }
     try {
-      clipboard.writeText(source.textContent).then(function () {
+      clipboard.writeText(source.textContent).then(() => {
         say(button, "copied");
-      }, function () {
+      }, () => {
         fallback(button, source);
       });
     } catch (error) {
@@ -53,9 +53,9 @@
 
   /** The button and status of the element `source`: after it, in a row of buttons for a block. */
   function addButton(source) {
-    var block = source.tagName === "PRE";
-    var button = document.createElement("button");
-    var status = document.createElement(block ? "p" : "span");
+    const block = source.tagName === "PRE";
+    const button = document.createElement("button");
+    const status = document.createElement(block ? "p" : "span");
     button.type = "button";
     button.className = "button";
     button.textContent = messages[source.getAttribute("data-copy")] || "";
@@ -65,9 +65,9 @@
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     button.setAttribute("data-copy-status", status.id);
-    button.addEventListener("click", function () { copy(button); });
+    button.addEventListener("click", () => { copy(button); });
     if (block) {
-      var row = document.createElement("p");
+      const row = document.createElement("p");
       row.className = "buttons";
       row.appendChild(button);
       source.parentNode.insertBefore(row, source.nextSibling);
@@ -79,6 +79,6 @@
     }
   }
 
-  var sources = document.querySelectorAll("[data-copy][id]");
-  for (var i = 0; i < sources.length; i++) { addButton(sources[i]); }
+  const sources = document.querySelectorAll("[data-copy][id]");
+  for (let i = 0; i < sources.length; i++) { addButton(sources[i]); }
 })();

@@ -19,7 +19,9 @@
   const chips = document.getElementById("list-filters");
   const status = document.getElementById("list-status");
   const SORTS = { added: "sortAdded", title: "sortTitle", venue: "sortVenue" }; // their words' keys
-  const WINDOW = 2; // page numbers on each side of the current one, as the build's pagination
+  // why: page numbers on each side of the current one, as the build's pagination has them
+  // (generator/outputs/lists.py's PAGE_WINDOW)
+  const WINDOW = 2;
   const serverRows = Array.from(container.childNodes); // why: Back to the page as built
   const builtPath = window.location.pathname;
 
@@ -76,6 +78,8 @@
   }
 
   /* ---- drawing the list ----------------------------------------------------------------- */
+  /** The page numbers the pagination shows, 0 for a gap, as generator/outputs/lists.py's
+      page_numbers() has them (tests/test_js_parity.py holds the two alike). */
   function pageNumbers(page, pages) {
     const near = [];
     for (let n = Math.max(1, page - WINDOW); n <= Math.min(pages, page + WINDOW); n++) { near.push(n); }

@@ -1,6 +1,6 @@
 /* Rows of papers drawn in the browser from list.json, laid out as the build's
-   templates/_partials/paper_card.html lays out its rows (tests/test_browser_reading.py holds the
-   two alike), and what every row does when it is opened: its abstract and links are fetched
+   templates/_partials/paper_card.html lays out its rows (tests/test_js_parity.py holds the two
+   alike), and what every row does when it is opened: its abstract and links are fetched
    from the paper's own page, once. reading.js gives the rows their save buttons and badges. */
 (() => {
   "use strict";

@@ -5,13 +5,15 @@
    each term's number of vectors, each field's total length) is summed as they are read, while
    the rest of the file is still downloading. Anything not laid out as expected is read by
    JSON.parse instead. */
-(function (root) {
+(() => {
   "use strict";
-  var VECTORS_KEY = "\"vectors\":";
+  const VECTORS_KEY = "\"vectors\":";
   // why: the digits of a vector's numbers, as generator/search/packed.py writes them: 32 that end a
-  // number ("#" to "B") and 32 that go before its last digit ("]" to "|")
-  var FINAL = 0x23, MORE = 0x5D;
-  var MAX_COUNT = 0x7fffffff;
+  // number ("#" to "B") and 32 that go before its last digit ("]" to "|"); declared here only,
+  // search/index.js takes them from this script's exports (tests/test_js_parity.py checks them
+  // against packed.py's)
+  const FINAL = 0x23, MORE = 0x5D;
+  const MAX_COUNT = 0x7fffffff;
 
   /** Reads the packed index from the bytes of its JSON file as they arrive (push, until
       closed() or the last bytes, then finish). `size`, if known, is the file's length. */
@@ -46,7 +48,7 @@
     try {
       if (!this.header && !(bytes = this.afterKey(bytes))) { return; }
       if (this.done) { this.tail.push(bytes); return; }
-      var end = this.scan(bytes, 0);
+      const end = this.scan(bytes, 0);
       if (end >= 0) { this.tail.push(bytes.subarray(end)); }
     } catch (e) {
       this.failed = true;
@@ -57,22 +59,22 @@
       is found, reads the header before it and gives the chunk's bytes after it. */
   IndexReader.prototype.afterKey = function (bytes) {
     // why: only the chunk and the few bytes before it are searched, so the head is read once
-    var window = this.carry.length ? concat([this.carry, bytes]) : bytes;
-    var at = indexOf(window, VECTORS_KEY);
+    const window = this.carry.length ? concat([this.carry, bytes]) : bytes;
+    const at = indexOf(window, VECTORS_KEY);
     if (at < 0) {
       this.carry = window.slice(Math.max(0, window.length - VECTORS_KEY.length + 1));
       this.seen += bytes.length;
       return null;
     }
-    var head = decode(concat(this.chunks).subarray(0, this.seen - this.carry.length + at));
+    const head = decode(concat(this.chunks).subarray(0, this.seen - this.carry.length + at));
     this.begin(JSON.parse(head.replace(/,\s*$/, "") + "}"));
     return bytes.subarray(at + VECTORS_KEY.length - this.carry.length);
   };
 
   /** Makes the table for the vectors that `header` (the index but its vectors) announces. */
   IndexReader.prototype.begin = function (header) {
-    var width = Array.isArray(header.fields) ? header.fields.length : 0;
-    var count = header.documents * width;
+    const width = Array.isArray(header.fields) ? header.fields.length : 0;
+    const count = header.documents * width;
     if (!width || !Array.isArray(header.terms) || !(count >= 0 && count < 1 << 26)) { throw new Error("not a packed index"); }
     this.header = header;
     this.width = width;
@@ -82,7 +84,7 @@
     this.starts = new Int32Array(count + 1);
     this.lengths = new Int32Array(count);
     this.termVectors = new Int32Array(header.terms.length);
-    this.totals = header.fields.map(function () { return 0; });
+    this.totals = header.fields.map(() => { return 0; });
   };
 
   /** Reads vectors from bytes[from...]; where the vectors end, or -1 if they go on. Each
@@ -91,10 +93,10 @@
       n counts]: the deltas summed, every count 1 unless listed, its field and ref from its
       place among the vectors (field after field, ref after ref). */
   IndexReader.prototype.scan = function (bytes, from) {
-    var flat = this.flat, lengths = this.lengths, termVectors = this.termVectors, termCount = termVectors.length;
-    var n = this.n, depth = this.depth, num = this.num, digits = this.digits, v = this.v;
-    var at = this.at, terms = this.terms, sum = this.sum, base = this.base, place = this.place;
-    var length = bytes.length, i = from, c = 0;
+    let flat = this.flat, lengths = this.lengths, termVectors = this.termVectors, termCount = termVectors.length;
+    let n = this.n, depth = this.depth, num = this.num, digits = this.digits, v = this.v;
+    let at = this.at, terms = this.terms, sum = this.sum, base = this.base, place = this.place;
+    let length = bytes.length, i = from, c = 0;
     while (i < length) {
       c = bytes[i++];
       if (depth === 2) { // why: within a vector's string, where nine tenths of the bytes are
@@ -172,7 +174,7 @@
   /** Whether the bytes so far hold the whole index, its JSON closed: the end of a fetch's body
       is signalled tens of milliseconds after its last bytes, which need not be waited for. */
   IndexReader.prototype.closed = function () {
-    var last = this.tail[this.tail.length - 1];
+    const last = this.tail[this.tail.length - 1];
     if (!this.whole && this.done && !this.failed && last && endsObject(last)) { this.whole = this.read(); }
     return Boolean(this.whole);
   };
@@ -181,9 +183,9 @@
   IndexReader.prototype.read = function () {
     if (this.failed || !this.done) { return null; }
     try {
-      var rest = JSON.parse("{" + VECTORS_KEY + "[]" + decode(concat(this.tail)));
-      var packed = this.header;
-      Object.keys(rest).forEach(function (key) { packed[key] = rest[key]; });
+      const rest = JSON.parse("{" + VECTORS_KEY + "[]" + decode(concat(this.tail)));
+      const packed = this.header;
+      Object.keys(rest).forEach((key) => { packed[key] = rest[key]; });
       this.starts[this.count] = this.n;
       // why: search/index.js reads the table, already checked and summed, in place of the arrays
       packed.vectors = { flat: this.flat.subarray(0, this.n), starts: this.starts, count: this.count,
@@ -195,8 +197,8 @@
 
   /** Whether the last byte of `bytes` but white space closes an object. */
   function endsObject(bytes) {
-    for (var i = bytes.length - 1; i >= 0; i--) {
-      var c = bytes[i];
+    for (let i = bytes.length - 1; i >= 0; i--) {
+      const c = bytes[i];
       if (c !== 32 && c !== 10 && c !== 13 && c !== 9) { return c === 125; }
     }
     return false;
@@ -204,7 +206,7 @@
 
   /** The packed index from the bytes (an ArrayBuffer) of its JSON file. */
   function parseIndex(buffer) {
-    var reader = new IndexReader(buffer.byteLength);
+    const reader = new IndexReader(buffer.byteLength);
     reader.push(new Uint8Array(buffer));
     return reader.finish();
   }
@@ -212,8 +214,8 @@
   /** The packed index from a fetch Response, read as it downloads where streams allow. */
   function readIndex(response) {
     if (!response.body || !response.body.getReader) { return response.arrayBuffer().then(parseIndex); }
-    var reader = new IndexReader(Number(response.headers.get("Content-Length")) || 0);
-    var body = response.body.getReader();
+    const reader = new IndexReader(Number(response.headers.get("Content-Length")) || 0);
+    const body = response.body.getReader();
     function next(step) {
       if (step.done) { return reader.finish(); }
       reader.push(step.value);
@@ -223,17 +225,17 @@
   }
 
   function grow(flat) {
-    var bigger = new Int32Array(flat.length * 2);
+    const bigger = new Int32Array(flat.length * 2);
     bigger.set(flat);
     return bigger;
   }
 
   function concat(chunks) {
     if (chunks.length === 1) { return chunks[0]; }
-    var size = 0, at = 0;
-    chunks.forEach(function (c) { size += c.length; });
-    var out = new Uint8Array(size);
-    chunks.forEach(function (c) { out.set(c, at); at += c.length; });
+    let size = 0, at = 0;
+    chunks.forEach((c) => { size += c.length; });
+    const out = new Uint8Array(size);
+    chunks.forEach((c) => { out.set(c, at); at += c.length; });
     return out;
   }
 
@@ -242,9 +244,9 @@
   /** Where the ASCII text `key` first is in `bytes`, or -1; found by its last character, which
       for the vectors' key (a colon) is rare in the index. */
   function indexOf(bytes, key) {
-    var end = key.length - 1, last = key.charCodeAt(end);
-    outer: for (var i = bytes.indexOf(last, end); i >= 0; i = bytes.indexOf(last, i + 1)) {
-      for (var j = 1; j <= end; j++) {
+    const end = key.length - 1, last = key.charCodeAt(end);
+    outer: for (let i = bytes.indexOf(last, end); i >= 0; i = bytes.indexOf(last, i + 1)) {
+      for (let j = 1; j <= end; j++) {
         if (bytes[i - j] !== key.charCodeAt(end - j)) { continue outer; }
       }
       return i - end;
@@ -252,6 +254,6 @@
     return -1;
   }
 
-  var api = { parseIndex: parseIndex, readIndex: readIndex };
-  if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { root.DigestRead = api; }
-}(typeof self !== "undefined" ? self : this));
+  const api = { parseIndex: parseIndex, readIndex: readIndex, FINAL: FINAL, MORE: MORE };
+  if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { globalThis.DigestRead = api; }
+})();

@@ -1,34 +1,34 @@
 /* Search in the browser: the header box on every page (results as you type) and the search
    page (all results, facets, state in the URL). The index is fetched on first focus and queried
    in a Web Worker. Everything from the index is inserted as text; highlights are <mark> nodes. */
-(function () {
+(() => {
   "use strict";
-  var form = document.getElementById("site-search");
+  const form = document.getElementById("site-search");
   // why: one manifest of the search's scripts and data files, and the words (shared/digest.js)
-  var shared = window.Digest;
+  const shared = window.Digest;
   if (!form || !shared || !window.Worker || !window.fetch) { return; }
-  var config = shared.settings.search;
-  var say = shared.say, count = shared.count, number = shared.number, list = shared.list;
-  var el = shared.el;
+  const config = shared.settings.search;
+  const say = shared.say, count = shared.count, number = shared.number;
+  const el = shared.el;
 
   /* ---- the worker ---------------------------------------------------------------------- */
-  var scripts = config.scripts;
-  var engine = {
+  const scripts = config.scripts;
+  const engine = {
     worker: null, warmed: null, ready: null, next: 1, waiting: {},
     /** The worker, made once; a worker that failed before start() is made again by start(). */
-    spawn: function () {
+    spawn() {
       if (this.worker) { return this.worker; }
-      var self = this, worker = new Worker(config.worker);
-      worker.onmessage = function (event) {
-        var msg = event.data;
+      const self = this, worker = new Worker(config.worker);
+      worker.onmessage = (event) => {
+        const msg = event.data;
         if (msg.type === "scripts") { self.scriptsIn(); return; } // why: loaded or not, init tries
         if (msg.type === "ready") { self.loaded(msg); return; }
         if (msg.type === "error" && msg.id === undefined) { self.fail(new Error(msg.message)); return; }
-        var done = self.waiting[msg.id];
+        const done = self.waiting[msg.id];
         delete self.waiting[msg.id];
         if (done) { done(msg); }
       };
-      worker.onerror = function (event) {
+      worker.onerror = (event) => {
         if (self.ready) { self.fail(new Error(event.message)); return; }
         // why: e.g. its script gone with a deploy; a first focus tries a new worker, and says so
         worker.terminate();
@@ -41,35 +41,35 @@
     },
     /** The worker, loading lunr.js and our scripts but not the index; resolves once they are in
         (or failed to load: the first focus then tries again). */
-    warm: function () {
+    warm() {
       if (this.warmed) { return this.warmed; }
-      var self = this;
-      this.warmed = new Promise(function (resolve) { self.scriptsIn = resolve; });
+      const self = this;
+      this.warmed = new Promise((resolve) => { self.scriptsIn = resolve; });
       this.spawn().postMessage(Object.assign({ type: "scripts" }, scripts));
       return this.warmed;
     },
-    start: function () {
+    start() {
       if (this.ready) { return this.ready; }
-      var self = this;
-      this.ready = new Promise(function (resolve, reject) { self.loaded = resolve; self.fail = reject; });
+      const self = this;
+      this.ready = new Promise((resolve, reject) => { self.loaded = resolve; self.fail = reject; });
       // why: init asks for the index before it loads any script still missing; a worker not
       // yet warm is not sent the scripts first, which would hold the index back until they are in
       this.spawn().postMessage(Object.assign({ type: "init", index: config.index, meta: config.meta,
         docs: config.docs }, scripts));
-      this.ready.then(function () {
+      this.ready.then(() => {
         // why: lets people and tests see that search is ready
-        document.querySelectorAll("#site-search-input, #search-input").forEach(function (i) { i.dataset.ready = "true"; });
-      }, function () {});
+        document.querySelectorAll("#site-search-input, #search-input").forEach((i) => { i.dataset.ready = "true"; });
+      }, () => {});
       return this.ready;
     },
-    scriptsIn: function () {},
-    loaded: function () {},
-    fail: function () {},
-    search: function (q, filters, limit, offset) {
-      var self = this;
-      return this.start().then(function () {
-        return new Promise(function (resolve) {
-          var id = self.next++;
+    scriptsIn: () => {},
+    loaded: () => {},
+    fail: () => {},
+    search(q, filters, limit, offset) {
+      const self = this;
+      return this.start().then(() => {
+        return new Promise((resolve) => {
+          const id = self.next++;
           self.waiting[id] = resolve;
           self.worker.postMessage({ type: "search", id: id, q: q, filters: filters, limit: limit, offset: offset || 0 });
         });
@@ -81,15 +81,15 @@
       idle: a first focus then waits only for the index (which is fetched only then). */
   function warmWhenIdle() {
     if (navigator.connection && navigator.connection.saveData) { return; }
-    var idle = window.requestIdleCallback || function (run) { return setTimeout(run, 1000); };
-    var warm = function () { idle(function () { engine.warm(); }, { timeout: 5000 }); };
+    const idle = window.requestIdleCallback || ((run) => setTimeout(run, 1000));
+    const warm = () => { idle(() => { engine.warm(); }, { timeout: 5000 }); };
     if (document.readyState === "complete") { warm(); } else { window.addEventListener("load", warm); }
   }
 
   /* ---- drawing results ----------------------------------------------------------------- */
   function highlighted(parent, text, ranges) {
-    var at = 0;
-    (ranges || []).forEach(function (r) {
+    let at = 0;
+    (ranges || []).forEach((r) => {
       if (r[0] < at) { return; }
       parent.appendChild(document.createTextNode(text.slice(at, r[0])));
       parent.appendChild(el("mark", "", text.slice(r[0], r[1])));
@@ -100,14 +100,14 @@
   }
 
   function resultItem(r, compact) {
-    var item = el("li", compact ? "result compact" : "card result");
-    var heading = el(compact ? "p" : "h2", compact ? "result-title" : "card-title");
-    var link = highlighted(el("a"), r.title, r.titleMarks);
+    const item = el("li", compact ? "result compact" : "card result");
+    const heading = el(compact ? "p" : "h2", compact ? "result-title" : "card-title");
+    const link = highlighted(el("a"), r.title, r.titleMarks);
     link.href = r.url;
     heading.appendChild(link);
     item.appendChild(heading);
     item.appendChild(el("p", "authors", r.authors.join(", ")));
-    var meta = [r.venue].concat(r.tags).filter(Boolean).join(" \u00b7 ");
+    const meta = [r.venue].concat(r.tags).filter(Boolean).join(" \u00b7 ");
     if (meta) { item.appendChild(el("p", "meta", meta)); }
     item.appendChild(highlighted(el("p", "excerpt"), r.snippet, r.snippetMarks));
     return item;
@@ -120,8 +120,8 @@
     notice.textContent = "";
     if (!searched) { return; }
     // why: the query goes where the language puts it, as nodes (its corrected words in <em>)
-    var query = document.createDocumentFragment();
-    searched.forEach(function (part) {
+    const query = document.createDocumentFragment();
+    searched.forEach((part) => {
       query.appendChild(part.corrected ? el("em", "", part.text) : document.createTextNode(part.text));
     });
     notice.append.apply(notice, shared.around("showingResultsFor", "query", query));
@@ -136,15 +136,15 @@
   function keyboard(input, list, onEscape) {
     function links() { return Array.prototype.slice.call(list.querySelectorAll("li a")); }
     function move(event, step) {
-      var all = links();
-      var at = all.indexOf(document.activeElement);
-      var to = at + step;
+      const all = links();
+      const at = all.indexOf(document.activeElement);
+      const to = at + step;
       if (!all.length || (at === -1 && step < 0)) { return; }
       event.preventDefault();
       if (to < 0) { input.focus(); } else if (to < all.length) { all[to].focus(); }
     }
-    [input, list].forEach(function (target) {
-      target.addEventListener("keydown", function (event) {
+    [input, list].forEach((target) => {
+      target.addEventListener("keydown", (event) => {
         if (event.key === "ArrowDown") { move(event, 1); }
         else if (event.key === "ArrowUp") { move(event, -1); }
         else if (event.key === "Escape") { event.preventDefault(); onEscape(); input.focus(); }
@@ -152,8 +152,8 @@
     });
   }
 
-  document.addEventListener("keydown", function (event) {
-    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName) || event.target.isContentEditable;
+  document.addEventListener("keydown", (event) => {
+    const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName) || event.target.isContentEditable;
     if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       (document.getElementById("search-input") || form.elements.q).focus();
@@ -161,23 +161,23 @@
   });
 
   function debounce(fn, ms) {
-    var timer = 0;
-    return function () { window.clearTimeout(timer); timer = window.setTimeout(fn, ms); };
+    let timer = 0;
+    return () => { window.clearTimeout(timer); timer = window.setTimeout(fn, ms); };
   }
 
   window.DigestSearch = { engine: engine, el: el, resultItem: resultItem, statusText: statusText,
-    showSearched: showSearched, say: say, count: count, number: number, list: list,
+    showSearched: showSearched, say: say, count: count, number: number, list: shared.list,
     keyboard: keyboard, debounce: debounce, config: config };
 
   /* ---- the header box: a WAI-ARIA 1.2 combobox ------------------------------------------
      Focus never leaves the box: the arrow keys move aria-activedescendant through the options,
      Enter opens the active one (or, with none active, the search page), Escape closes and clears. */
-  var input = form.elements.q;
-  var panel = el("div", "search-panel");
-  var notice = el("p", "search-notice");
-  var status = el("p", "meta");
-  var list = el("ol", "results");
-  var all = el("a", "all-results");
+  const input = form.elements.q;
+  const panel = el("div", "search-panel");
+  const notice = el("p", "search-notice");
+  const status = el("p", "meta");
+  const list = el("ol", "results");
+  const all = el("a", "all-results");
   // why: made here, not in every page: without this script the box is a plain search form
   panel.id = "site-search-panel";
   panel.hidden = true;
@@ -198,8 +198,8 @@
   input.setAttribute("aria-autocomplete", "list");
   input.setAttribute("aria-expanded", "false");
   input.setAttribute("aria-controls", list.id);
-  var latest = 0;
-  var active = -1;
+  let latest = 0;
+  let active = -1;
 
   function pageUrl(q) { return config.page + (q ? "?q=" + encodeURIComponent(q) : ""); }
 
@@ -212,16 +212,16 @@
   }
 
   function activate(at) {
-    var opts = options();
+    const opts = options();
     active = at;
-    opts.forEach(function (option, n) { option.setAttribute("aria-selected", n === at ? "true" : "false"); });
+    opts.forEach((option, n) => { option.setAttribute("aria-selected", n === at ? "true" : "false"); });
     if (at < 0 || at >= opts.length) { input.removeAttribute("aria-activedescendant"); return; }
     input.setAttribute("aria-activedescendant", opts[at].id);
     opts[at].scrollIntoView({ block: "nearest" });
   }
 
   function optionItem(r, n) {
-    var item = resultItem(r, true);
+    const item = resultItem(r, true);
     item.id = "site-search-option-" + n;
     item.setAttribute("role", "option");
     item.setAttribute("aria-selected", "false");
@@ -238,7 +238,7 @@
     list.textContent = "";
     setOpen(true);
     if (reply.type === "error") { status.textContent = say("searchFailed"); return; }
-    reply.results.forEach(function (r, n) { list.appendChild(optionItem(r, n)); });
+    reply.results.forEach((r, n) => { list.appendChild(optionItem(r, n)); });
     showSearched(notice, reply.searched);
     status.textContent = statusText(reply.total, q);
     all.href = pageUrl(q);
@@ -246,24 +246,24 @@
     all.textContent = count("allResults", reply.total);
   }
 
-  var update = debounce(function () {
-    var q = input.value;
-    var ticket = ++latest;
+  const update = debounce(() => {
+    const q = input.value;
+    const ticket = ++latest;
     if (!q.trim()) { list.textContent = ""; status.textContent = ""; showSearched(notice, null); setOpen(false); return; }
-    engine.search(q, {}, 6).then(function (reply) {
+    engine.search(q, {}, 6).then((reply) => {
       if (ticket === latest) { show(reply, q); }
-    }, function () { status.textContent = say("indexFailed"); setOpen(true); });
+    }, () => { status.textContent = say("indexFailed"); setOpen(true); });
   }, 120);
 
   function onKey(event) {
-    var shown = options().length;
+    const shown = options().length;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       if (!shown) { return; }
       event.preventDefault();
       if (panel.hidden) { setOpen(true); }
-      var step = event.key === "ArrowDown" ? 1 : -1;
+      const step = event.key === "ArrowDown" ? 1 : -1;
       // why: past either end the box itself is active again, as in the APG's list autocomplete
-      var to = active + step;
+      const to = active + step;
       activate(to < -1 ? shown - 1 : (to >= shown ? -1 : to));
     } else if (event.key === "Enter" && active >= 0 && !panel.hidden) {
       event.preventDefault();
@@ -274,20 +274,20 @@
     }
   }
 
-  input.addEventListener("focus", function () { engine.start().catch(function () {}); });
+  input.addEventListener("focus", () => { engine.start().catch(() => {}); });
   warmWhenIdle();
-  input.addEventListener("input", function () { activate(-1); update(); });
+  input.addEventListener("input", () => { activate(-1); update(); });
   input.addEventListener("keydown", onKey);
-  form.addEventListener("submit", function (event) {
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
     window.location.href = pageUrl(input.value);
   });
   // why: a click on an option's padding (not its link) opens it too
-  list.addEventListener("click", function (event) {
-    var option = event.target.closest("[role=option]");
+  list.addEventListener("click", (event) => {
+    const option = event.target.closest("[role=option]");
     if (option && !event.target.closest("a")) { window.location.href = option.querySelector("a").href; }
   });
-  document.addEventListener("click", function (event) {
+  document.addEventListener("click", (event) => {
     if (!form.contains(event.target)) { setOpen(false); }
   });
-}());
+})();

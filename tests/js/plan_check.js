@@ -8,9 +8,10 @@
 "use strict";
 const assert = require("node:assert/strict");
 
-const { context, packed } = require("./worker_context.js").loadWorker(process.argv[2]);
+const { loadWorker, state } = require("./worker_context.js");
+const { context, packed } = loadWorker(process.argv[2]);
 const { lunr, DigestQuery, DigestIndex } = context;
-const index = context.index;
+const index = state(context, "index");
 
 /** A plan's clauses, each unfinished word's wildcards built in full: both at half weight. */
 function fullClauses(q, plan) {

@@ -8,14 +8,16 @@
 "use strict";
 const fs = require("node:fs");
 
-const { context, packed } = require("./worker_context.js").loadWorker(process.argv[2]);
+const { loadWorker, state, setState } = require("./worker_context.js");
+const { context, packed } = loadWorker(process.argv[2]);
 const { lunr, DigestQuery, DigestIndex } = context;
 const queries = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const docs = process.argv[5] ? JSON.parse(fs.readFileSync(process.argv[5], "utf8")) : null;
 if (docs) {
   // why: every chunk already in hand, so the worker never fetches
-  context.meta = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
-  Object.keys(docs).forEach((name) => { context.loaded[name] = docs[name]; });
+  setState(context, "meta", JSON.parse(fs.readFileSync(process.argv[4], "utf8")));
+  const loaded = state(context, "loaded");
+  Object.keys(docs).forEach((name) => { loaded[name] = docs[name]; });
 }
 
 /** Text with its highlighted ranges in [brackets]. */
@@ -31,7 +33,7 @@ async function answer(q) {
   const reply = { refs: ranked.results.map((r) => Number(r.ref)),
     searched: searched && searched.map((s) => (s.corrected ? "*" + s.text + "*" : s.text)).join("") };
   if (docs) {
-    const full = await context.search({ id: 0, q: q, limit: context.meta.papers.length });
+    const full = await context.search({ id: 0, q: q, limit: state(context, "meta").papers.length });
     reply.found = full.results.map((r) => Number(r.ref));
     reply.shown = full.results.map((r) => ({ title: bracketed(r.title, r.titleMarks), snippet: bracketed(r.snippet, r.snippetMarks) }));
   }

@@ -6,7 +6,7 @@
 const fs = require("node:fs");
 const assert = require("node:assert/strict");
 const { unpackIndex } = require("../../static/search/index.js");
-const { parseIndex, readIndex } = require("../../static/search/read.js");
+const { parseIndex, readIndex, FINAL, MORE } = require("../../static/search/read.js");
 
 const [packedPath, rawPath] = process.argv.slice(2);
 const bytes = fs.readFileSync(packedPath);
@@ -21,12 +21,12 @@ const fromBytes = parseIndex(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffs
 assert.ok(!Array.isArray(fromBytes.vectors), "the vectors were read as a table, not by JSON.parse");
 assert.deepStrictEqual(unpackIndex(fromBytes), raw);
 
-/** Numbers as a vector's string holds them (generator/lunrpack.py's number_text). */
+/** Numbers as a vector's string holds them (generator/search/packed.py's number_text). */
 function digits(numbers) {
   return numbers.map((number) => {
-    const out = [String.fromCharCode(0x23 + (number % 32))];
+    const out = [String.fromCharCode(FINAL + (number % 32))];
     for (let rest = Math.floor(number / 32); rest > 0; rest = Math.floor(rest / 32)) {
-      out.unshift(String.fromCharCode(0x5D + (rest % 32)));
+      out.unshift(String.fromCharCode(MORE + (rest % 32)));
     }
     return out.join("");
   }).join("");
