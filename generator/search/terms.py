@@ -24,6 +24,7 @@ NAME_FIELDS = frozenset({"authors", "tags"})
 `choy` is not `Choi`, an author `He` or an initial `A` is kept (static/search/worker.js asks
 them alike)."""
 # why: letters NFKD does not take apart; static/search/query.js's fold() has the same table
+# (tests/test_js_parity.py holds them equal)
 _UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
                            "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"})
 # why: CJK_RANGES (model/languages.py) are the characters cut into bigrams (cut_cjk). Only
