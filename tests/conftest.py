@@ -21,8 +21,18 @@ MARKERS = {
 SLOW_FIRST = ("slow", "lighthouse", "nu")
 """Markers of the longest tests, handed out first so that no worker is left with one at the end."""
 
+BUILT_ONCE = frozenset({
+    "test_browser_cjk", "test_browser_i18n", "test_browser_readers_tools", "test_browser_reading",
+    "test_i18n", "test_import_end_to_end", "test_import_round_trip", "test_neurips_corpus",
+    "test_lighthouse", "test_relevance", "test_search_injection", "test_serve_browser",
+    "test_serve_live"})
+"""Modules whose tests share a site (or server) that a module-scoped fixture builds: each is
+kept on one worker (pytest-xdist's loadgroup), or every worker would build it again."""
+
 
 def pytest_configure(config):
+    # why: without pytest-xdist (-p no:xdist) its marker is unknown, and markers are strict
+    config.addinivalue_line("markers", "xdist_group(name): tests kept on one pytest-xdist worker")
     for name, meaning in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {meaning}")
 
@@ -32,6 +42,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "browser" in item.fixturenames:
             item.add_marker("browser")
+        module = item.module.__name__ if item.module else ""
+        if module in BUILT_ONCE and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(module))
     items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in SLOW_FIRST))
 
 
