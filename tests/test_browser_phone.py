@@ -235,7 +235,7 @@ def test_without_javascript_the_search_page_serves_the_reader(browser, origin, v
     expect(page.locator("#search-browse .recent a").first).to_be_visible()
     with page.expect_navigation():
         page.locator("#search-browse .browse-tags a").first.click()
-    expect(page.locator("h1")).to_contain_text(said("Tag: %(tag)s", tag="").strip())
+    expect(page.locator("h1")).to_contain_text(said("Tag: %(name)s", name="").strip())
     page.context.close()
 
 

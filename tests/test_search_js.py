@@ -72,7 +72,7 @@ def check_with_node(tmp_path, script: str) -> None:
     """Run tests/js/`script` on the packed index of the real digest, of random papers and of
     papers in Chinese."""
     for name, papers in (("real", validate(load_documents(REPO / "content"))),
-                         ("random", random_papers(150)), ("chinese", chinese_papers(150))):
+                         ("random", random_papers(100)), ("chinese", chinese_papers(100))):
         folder = tmp_path / name
         folder.mkdir()
         packed = write_packed(folder, papers)
