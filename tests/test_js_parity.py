@@ -14,8 +14,6 @@ import shutil
 import subprocess
 import unicodedata
 
-import pytest
-
 from factories import REPO
 from generator.model import slugs
 from generator.outputs.lists import page_numbers

@@ -1,6 +1,5 @@
 import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-from ..content.fields import FORBIDDEN
 from ..content.links import PAGE_SITES, is_http_url, page_site, resolve
 from ..model.errors import BuildFailed, ContentError
 

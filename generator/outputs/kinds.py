@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..model import urls as paths
-from ..model.groupings import AUTHORS, TAGS
+from ..model.groupings import TAGS
 from ..model.records import FileJob, Group, Grouping, Paper, PaperParts, Site, Templates, Theme
 from ..model.site import newest_day
 from ..model.urls import Urls
