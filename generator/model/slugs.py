@@ -62,7 +62,7 @@ def author_slug(name: str) -> str:
     ('Zoë Müller', 'Zoe Muller') are taken for one author; '' for a name with no letters.
     Latin letters that are not a letter and an accent are spelt in ASCII too ('Strøm' ->
     'strom'); other scripts are kept ('王芳')."""
-    return slugify(name.translate(_LATIN_LETTERS), max_length=80, ascii_only=False)
+    return slugify(name.translate(LATIN_LETTERS), max_length=80, ascii_only=False)
 
 
 def name_order(name: str) -> tuple[str, str]:
@@ -70,14 +70,16 @@ def name_order(name: str) -> tuple[str, str]:
     with accents and case folded ('Émile' among the E's), before other scripts, which go by code
     point: Han characters in Unicode's radical-and-stroke order, since Babel ships no collation
     (no pinyin order without ICU). The name itself breaks ties, so the order is total."""
-    plain = unicodedata.normalize("NFKD", name.translate(_LATIN_LETTERS))
+    plain = unicodedata.normalize("NFKD", name.translate(LATIN_LETTERS))
     return ("".join(c for c in plain if not unicodedata.combining(c)).casefold(), name)
 
 
-_LATIN_LETTERS = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d",
+LATIN_LETTERS = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d",
                                 "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss",
                                 "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ħ": "h", "ŋ": "ng"})
-"""Letters NFKD does not split into a letter and an accent, as names are spelt without them."""
+"""Letters NFKD does not split into a letter and an accent, as names are spelt without them:
+in URLs, in the order of names, and by search (search/terms.py, static/search/query.js), so
+that 'gudmundsson' finds Guðmundsson."""
 
 _LOOKALIKES = str.maketrans("АВЕЅІЈКМНОРСТХУаеіјорсхуѕԁһԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧο",
                             "ABESIJKMHOPCTXYaeijopcxysdhqwABEZHIKMNOPTYXo")

@@ -16,6 +16,7 @@ from lunr.trimmer import full_re
 
 from ..model.languages import CJK_RANGES
 from ..model.records import Paper
+from ..model.slugs import LATIN_LETTERS
 
 FIELDS = (("title", 10), ("authors", 5), ("tags", 5), ("abstract", 1), ("notes", 1))
 """The indexed fields, in search_texts() order, with their boosts."""
@@ -23,10 +24,9 @@ NAME_FIELDS = frozenset({"authors", "tags"})
 """Fields of names, indexed as names: folded, never stemmed nor dropped as stop words, so that
 `choy` is not `Choi`, an author `He` or an initial `A` is kept (static/search/worker.js asks
 them alike)."""
-# why: letters NFKD does not take apart; static/search/query.js's fold() has the same table
-# (tests/test_js_parity.py holds them equal)
-_UNFOLDED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
-                           "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"})
+# why: letters NFKD does not take apart, spelt as slugs spell them; static/search/query.js's
+# fold() has the same table (tests/test_js_parity.py holds them equal)
+_UNFOLDED = LATIN_LETTERS
 # why: CJK_RANGES (model/languages.py) are the characters cut into bigrams (cut_cjk). Only
 # letters and digits get here (index_text), so whole blocks are safe.
 _CJK_RUN = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES) + "]+")

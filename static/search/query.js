@@ -87,14 +87,15 @@
     return { clauses: clauses, prefix: prefix };
   }
 
-  // why: letters NFKD does not take apart; generator/search/terms.py's fold() has the same table
-  // (tests/test_js_parity.py folds a broad sample both ways)
-  const UNFOLDED = { "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ı": "i", "æ": "ae",
-    "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss" };
+  // why: letters NFKD does not take apart; generator/search/terms.py's fold() has the same table,
+  // generator/model/slugs.py's LATIN_LETTERS (tests/test_js_parity.py folds a broad sample both ways)
+  const UNFOLDED = { "ı": "i", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d",
+    "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ħ": "h",
+    "ŋ": "ng" };
 
   /** A word with its accents taken off, as names are indexed (terms.py's fold). */
   function fold(word) {
-    return word.replace(/[øØłŁđĐıæÆœŒß]/g, (c) => { return UNFOLDED[c]; })
+    return word.replace(/[ıøØłŁđĐðÐþÞßæÆœŒħŋ]/g, (c) => { return UNFOLDED[c]; })
       .normalize("NFKD").replace(/\p{Mn}/gu, "");
   }
 
