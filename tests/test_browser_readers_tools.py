@@ -111,6 +111,14 @@ def test_the_follow_buttons_move_no_author_section(browser, origin, viewport):
         page.goto(href)
         if scripts:
             expect(page.locator("section.author:target button.follow-toggle")).to_be_visible()
+            # why: and it sits beside its heading, on no line of the section's papers
+            assert page.evaluate(
+                "[...document.querySelectorAll('section.author')].filter(s => {"
+                " const b = s.querySelector('.follow-toggle').getBoundingClientRect();"
+                " return [...s.querySelectorAll('.author-papers li')].some(li => {"
+                " const r = li.getBoundingClientRect();"
+                " return r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;"
+                " }); }).length") == 0
         where[scripts] = page.evaluate(
             "[...document.querySelectorAll('section.author')].map(s => s.getBoundingClientRect().top"
             " + scrollY)")
