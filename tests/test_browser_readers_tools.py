@@ -283,13 +283,16 @@ NO_LINE_STARTS_WITH_A_COMMA = """() => {
 }"""
 
 
-def test_no_line_of_a_papers_authors_starts_with_a_comma(browser, origin):
+def test_no_line_of_a_papers_authors_starts_with_a_comma_or_splits_a_name(browser, origin):
     page = open_page(browser, origin, viewport={"width": 320, "height": 800})
+    split = "[...document.querySelectorAll('.authors a')].filter(a => a.getClientRects().length > 1)" \
+            ".map(a => a.textContent)"
     try:
         page.goto(BASE_PATH + "papers/p01/")
         for width in range(300, 800, 10):  # why: wherever the lines break
             page.set_viewport_size({"width": width, "height": 800})
             assert page.evaluate(NO_LINE_STARTS_WITH_A_COMMA) == [], width
+            assert page.evaluate(split) == [], width  # why: "Yu / Yang" read as two people
     finally:
         page.context.close()
 
