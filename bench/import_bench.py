@@ -137,11 +137,16 @@ def timed(args: list[str], cwd: Path, codes: tuple[int, ...] = (0,)) -> tuple[fl
     return seconds, done.stdout.strip().splitlines()[-1]
 
 
-def one_round(bib: Path, work: Path) -> dict[str, float]:
-    """Import into an empty digest, import again, build without and with a (cold) cache."""
+def empty_digest(work: Path) -> None:
+    """`work` made a digest of no papers, with the shipped digest's site.yaml."""
     shutil.rmtree(work, ignore_errors=True)
     (work / "content/papers").mkdir(parents=True)
     shutil.copy(REPO / "content/site.yaml", work / "content/site.yaml")
+
+
+def one_round(bib: Path, work: Path) -> dict[str, float]:
+    """Import into an empty digest, import again, build without and with a (cold) cache."""
+    empty_digest(work)
     importing = ["import", str(bib), "--date", "2025-01-01"]
     times = {}
     times["import"], report = timed(importing, work)
@@ -157,9 +162,7 @@ def one_round(bib: Path, work: Path) -> dict[str, float]:
 
 def openreview_round(notes: Path, work: Path) -> dict[str, float]:
     """Import the notes into an empty digest, again as a dry run, then `check --strict`."""
-    shutil.rmtree(work, ignore_errors=True)
-    (work / "content/papers").mkdir(parents=True)
-    shutil.copy(REPO / "content/site.yaml", work / "content/site.yaml")
+    empty_digest(work)
     importing = ["import", str(notes), "--date", "2025-01-01"]
     times = {}
     times["import"], report = timed(importing, work)

@@ -99,16 +99,23 @@ class Watch:
         return self.errors + self.bad_responses + self.dialogs
 
 
-@pytest.fixture
-def page(browser, origin):
-    context = browser.new_context(base_url=origin)
+def open_page(browser: Browser, origin: str, **options) -> Page:
+    """A page in a fresh browser context (`options`: viewport, colour scheme, ...) at `origin`,
+    its problems watched; the caller closes `page.context`."""
+    context = browser.new_context(base_url=origin, **options)
     context.set_default_timeout(TIMEOUT_MS)
     # why: the site must not need anything from another host; and tests send nothing out.
     context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), lambda route: route.abort())
     page = context.new_page()
     page.watch = Watch(page)  # listeners attached before the test navigates anywhere
+    return page
+
+
+@pytest.fixture
+def page(browser, origin):
+    page = open_page(browser, origin)
     yield page
-    context.close()
+    page.context.close()
 
 
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sitecheck
-from browserkit import TIMEOUT_MS, Watch
+from browserkit import TIMEOUT_MS, open_page
 from sitecheck import BASE_PATH, REPO
 
 AXE = REPO / "node_modules/axe-core/axe.min.js"
@@ -38,15 +38,6 @@ def origins(tmp_path_factory):
                          content=sitecheck.content_in("en", root / "c-en"))
     with sitecheck.serve(zh, BASE_PATH) as zh_url, sitecheck.serve(en, BASE_PATH) as en_url:
         yield {"zh-CN": zh_url, "en": en_url}
-
-
-def open_page(browser, origin: str) -> Page:
-    context = browser.new_context(base_url=origin)
-    context.set_default_timeout(TIMEOUT_MS)
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), lambda route: route.abort())
-    page = context.new_page()
-    page.watch = Watch(page)
-    return page
 
 
 @pytest.fixture

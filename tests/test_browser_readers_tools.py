@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import sitecheck
-from browserkit import TIMEOUT_MS, Watch
+from browserkit import open_page
 from factories import paper_source, write_content
 from sitecheck import BASE_PATH, BASE_URL
 
@@ -46,15 +46,6 @@ def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tools")
     site_yaml = f"title: A Digest With A Rather Longer Title\nbase_url: {BASE_URL}\n"
     return sitecheck.build(root / "site", BASE_URL, write_content(root, papers(), site_yaml))
-
-
-def open_page(browser, origin: str, **options) -> Page:
-    context = browser.new_context(base_url=origin, **options)
-    context.set_default_timeout(TIMEOUT_MS)
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), lambda route: route.abort())
-    page = context.new_page()
-    page.watch = Watch(page)
-    return page
 
 
 @pytest.fixture

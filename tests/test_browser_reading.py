@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+import browserkit
 import sitecheck
-from browserkit import TIMEOUT_MS, Watch
 from factories import paper_source, write_content
 from sitecheck import BASE_PATH, BASE_URL, said, said_count
 
@@ -73,11 +73,7 @@ def big_origin(big_site) -> str:
 
 def open_page(browser, origin: str, **options) -> Page:
     """A page in a fresh context as browserkit's `page`, which also records every request."""
-    context = browser.new_context(base_url=origin, **options)
-    context.set_default_timeout(TIMEOUT_MS)
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), lambda route: route.abort())
-    page = context.new_page()
-    page.watch = Watch(page)
+    page = browserkit.open_page(browser, origin, **options)
     page.requested = []
     page.on("request", lambda request: page.requested.append(request.url))
     return page
