@@ -32,6 +32,7 @@ from ..search.related import related_papers
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import Manifest, make_files
+from .memory import return_freed_memory
 from .workers import Workers
 from .writer import LiveSite, WriteReport, site_holds, write_site
 
@@ -72,6 +73,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
           cache: Cache | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written.
     A preview server passes the `cache` it keeps from build to build."""
+    return_freed_memory()
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:

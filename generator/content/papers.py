@@ -126,8 +126,10 @@ def _paper(doc: SourceDoc, fields: FieldReader,
         authors=_authors(fields),
         date=_date(fields),
         abstract=abstract,
-        abstract_html=readings["abstract"].html, abstract_text=readings["abstract"].text,
-        title_html=readings["title"].html, title_text=readings["title"].text,
+        abstract_html=readings["abstract"].html,
+        abstract_text=_one_copy(readings["abstract"].text, abstract),
+        title_html=_one_copy(readings["title"].html, title),
+        title_text=_one_copy(readings["title"].text, title),
         venue=fields.text("venue"),
         presentation=_presentation(fields),
         tags=tuple(Tag(name, slugify(name, max_length=80, ascii_only=False)) for name in _tags(fields)),
@@ -139,6 +141,12 @@ def _paper(doc: SourceDoc, fields: FieldReader,
         citation=_citation(fields),
     )
     return (None if fields.errors else paper), readings
+
+
+def _one_copy(text: str, same_as: str) -> str:
+    """`same_as` where `text` equals it: a plain title or abstract is held, pickled and kept
+    once, not as each of its readings (~1.3 KB a paper, 13 MB of a 10,000-paper build)."""
+    return same_as if text == same_as else text
 
 
 def _date(fields: FieldReader) -> dt.date:
