@@ -16,6 +16,11 @@ from ..model.urls import Urls
 from .interface import Interface, link_label, presentation_label
 from .lists import short_authors
 
+Link = dict[str, str]
+"""A paper as a link to it shows it (paper_link())."""
+Threads = tuple[tuple[Link, ...], Link | None, Link | None]
+"""A paper page's related papers, and its newer and older neighbours (threads_context())."""
+
 
 def paper_languages(paper: Paper, site_language: str) -> dict[str, str]:
     """The `lang` of each part of a paper's own text on a site in `site_language`, '' where it
@@ -97,14 +102,21 @@ def paper_links(site: Site, urls: Urls) -> dict[str, dict[str, str]]:
     return {paper.slug: paper_link(paper, urls, site.config.language) for paper in site.papers}
 
 
-def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, dict[str, str]],
-                    related: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
+def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, Link],
+                    related: Mapping[str, tuple[str, ...]]) -> Threads:
     """What the page of `papers[n]` shows of other papers: its related papers, and the newer
     and older papers beside it in reading order (none past either end); `link_of` is
-    paper_links()."""
-    return {"related": [link_of[slug] for slug in related.get(papers[n].slug, ())],
-            "newer": link_of[papers[n - 1].slug] if n > 0 else None,
-            "older": link_of[papers[n + 1].slug] if n + 1 < len(papers) else None}
+    paper_links(). A tuple of the links themselves, not a dict, so that the build's key of the
+    page hashes each link once for all the pages that show it (building/cache.py)."""
+    return (tuple(link_of[slug] for slug in related.get(papers[n].slug, ())),
+            link_of[papers[n - 1].slug] if n > 0 else None,
+            link_of[papers[n + 1].slug] if n + 1 < len(papers) else None)
+
+
+def threads_values(threads: Threads) -> dict[str, Any]:
+    """threads_context() as the paper page's template reads it."""
+    related, newer, older = threads
+    return {"related": related, "newer": newer, "older": older}
 
 
 def paper_link(paper: Paper, urls: Urls, site_language: str) -> dict[str, str]:

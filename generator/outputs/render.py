@@ -16,7 +16,7 @@ from ..model.records import Paper, SiteConfig, Templates
 from ..model.urls import Urls
 from .interface import interface
 from .metadata import page_meta
-from .pages import paper_card, paper_context
+from .pages import Threads, paper_card, paper_context, threads_values
 
 CARD = "_partials/paper_card.html"
 
@@ -87,14 +87,15 @@ def render_page(templates: Templates, template: str, common: dict[str, Any], con
 
 
 def render_paper_page(templates: Templates, common: dict[str, Any], config: SiteConfig,
-                      paper: Paper, bibtex: str, threads: dict[str, Any], author_pages: int) -> bytes:
+                      paper: Paper, bibtex: str, threads: Threads, author_pages: int) -> bytes:
     """A paper's own page, with its `bibtex` entry (its parts'); `threads` are the other papers
     it leads to (pages.threads_context); its authors are listed on `author_pages` pages."""
     urls, path = Urls(config.base_url), paths.paper_file(paper.slug)
     ui = interface(templates, config.language)
     card = paper_card(paper, urls, config.home_excerpt_words, ui, author_pages)
     context = paper_context(paper, card, bibtex, urls, ui, author_pages)
-    return render_page(templates, "paper.html", common, config, path, {**context, **threads}, paper)
+    return render_page(templates, "paper.html", common, config, path,
+                       {**context, **threads_values(threads)}, paper)
 
 
 def render_list_page(templates: Templates, template: str, common: dict[str, Any],
