@@ -1,7 +1,6 @@
 """building/workers.py: work made in forked processes comes back in order, a few chunks ahead."""
 
 import gc
-import os
 import time
 
 import pytest
@@ -53,47 +52,3 @@ def test_workers_collect_their_own_cycles_while_the_build_pauses_the_collector(s
     finally:
         if was_on:
             gc.enable()
-
-
-def made_where(value):
-    return value, os.getpid()
-
-
-def refused(why):
-    raise ValueError(why)
-
-
-def waits_forever(folder):
-    (folder / "started").touch()
-    time.sleep(60)
-
-
-def test_work_made_aside_is_made_in_a_process_of_its_own_and_given_back(small_chunks):
-    with Workers(2) as workers:
-        value, pid = workers.aside(made_where, {"paper": ["a", "b"]}, items=10)()
-    assert value == {"paper": ["a", "b"]}
-    assert pid != os.getpid()
-
-
-def test_work_too_small_or_with_one_worker_is_made_here_and_now():
-    for count, items in ((1, 10_000), (2, workers_module.PARALLEL_FROM - 1)):
-        with Workers(count) as workers:
-            assert workers.aside(made_where, "x", items=items)() == ("x", os.getpid())
-
-
-def test_what_the_work_aside_raised_is_raised_where_its_result_is_asked_for(small_chunks):
-    with Workers(2) as workers:
-        result = workers.aside(refused, "no abstract", items=10)
-        with pytest.raises(ValueError, match="no abstract"):
-            result()
-
-
-def test_closing_stops_work_aside_that_nothing_waited_for(small_chunks, tmp_path):
-    workers = Workers(2)
-    workers.aside(waits_forever, tmp_path, items=10)
-    deadline = time.monotonic() + 10
-    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    process = workers._aside[0]
-    workers.close()
-    assert not process.is_alive()

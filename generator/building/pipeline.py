@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Collection, Iterator
+from typing import Callable, Collection
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import content_warnings, load_documents
@@ -34,7 +34,7 @@ from .cache import Cache
 from .files import Manifest, make_files
 from .memory import return_freed_memory
 from .workers import Workers
-from .writer import KeptFile, LiveSite, WriteReport, site_holds, write_site
+from .writer import LiveSite, WriteReport, site_holds, write_site
 
 
 @dataclass(frozen=True)
@@ -102,21 +102,17 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
                              f"out), {_count(len(site.tags), 'tag')}")
         terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
-        # why: made beside the files that do not show related papers, the search index first
-        related = workers.aside(related_papers, site.papers, terms, items=len(site.papers))
+        related = related_papers(site.papers, terms)
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
                           workers=workers)
-        jobs = (search_jobs(site, terms) + feed_jobs(site, theme.templates)
-                + bib_jobs(site, parts) + csl_jobs(parts) + crawler_jobs(site))
-        timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep, "
-                            "then the pages")
+        # why: the search index first: its ~50 MB of arrays is a rebuild's largest passing need
+        jobs = (search_jobs(site, terms) + page_jobs(site, theme, parts, related)
+                + feed_jobs(site, theme.templates) + bib_jobs(site, parts) + csl_jobs(parts)
+                + list_jobs(site, parts, related) + crawler_jobs(site))
+        timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)
-        files = itertools.chain(
-            make_files(jobs, cache, live, workers, last.files, manifest),
-            _made_when_asked(lambda: make_files(
-                page_jobs(site, theme, parts, related()) + list_jobs(site, parts, related()),
-                cache, live, workers, last.files, manifest)))
+        files = make_files(jobs, cache, live, workers, last.files, manifest)
         report = write_site(itertools.chain(theme.assets, files), options.out, live)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
@@ -172,12 +168,6 @@ class LastBuild:
 
 
 NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})
-
-
-def _made_when_asked(files: Callable[[], Iterator[OutputFile | KeptFile]]
-                     ) -> Iterator[OutputFile | KeptFile]:
-    """files(), called when the writer asks for the first of them."""
-    yield from files()
 
 
 def _remembered_as(options: BuildOptions) -> str:

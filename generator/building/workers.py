@@ -6,10 +6,6 @@ read), and each chunk of work is sent to them pickled. Forked later, each would 
 paper this process holds, and copy the memory of each as it reads it (Python counts references
 on every object it touches): a cold build at 10,000 papers peaked at ~640 MB over its processes.
 Results come back in order, so the output never depends on which process made what.
-
-One large computation over the whole digest that later steps wait for (related papers) is
-made aside instead: in a process forked for it when its inputs are ready, while this process
-goes on with what does not need it (Workers.aside).
 """
 
 from __future__ import annotations
@@ -39,7 +35,6 @@ class Workers:
     def __init__(self, count: int = 1) -> None:
         self.count = count
         self._pool: ProcessPoolExecutor | None = None
-        self._aside: list[multiprocessing.process.BaseProcess] = []
 
     def map(self, make: Callable[..., Any], shared: Any, items: list[tuple[Any, ...]]) -> list[Any]:
         """make(*args), or make(shared, *args), of each args tuple, in order."""
@@ -57,46 +52,12 @@ class Workers:
         chunks = ((make, shared, items[start:start + size]) for start in range(0, len(items), size))
         return _in_order(self._pool, chunks, AHEAD * self.count)
 
-    def aside(self, make: Callable[..., Any], *args: Any, items: int) -> Callable[[], Any]:
-        """make(*args) made in a process of its own, forked now, while this one goes on; the
-        function returned waits for it and gives it (or raises what it raised). Made here and
-        now with fewer than 2 workers or `items` (the work's size) under PARALLEL_FROM.
-        Forked, the process shares all it needs, so nothing is pickled but the result."""
-        if self.count < 2 or items < PARALLEL_FROM:
-            result = make(*args)
-            return lambda: result
-        receive, send = multiprocessing.Pipe(duplex=False)
-        process = multiprocessing.get_context("fork").Process(target=_make_aside,
-                                                             args=(send, make, args), daemon=True)
-        process.start()
-        send.close()
-        self._aside.append(process)
-        taken: list[Any] = []
-
-        def result() -> Any:
-            if not taken:
-                try:
-                    taken.append(receive.recv())
-                except EOFError:
-                    taken.append((False, RuntimeError(f"{make.__qualname__} was stopped")))
-                receive.close()
-                process.join()
-            made, value = taken[0]
-            if not made:
-                raise value
-            return value
-        return result
-
     def close(self) -> None:
         """Stop the processes: what they have not begun is dropped (a build that failed or was
         interrupted wants none of it), what they have begun is waited for."""
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
-        for process in self._aside:
-            process.kill()  # why: at the end of a build, one it was made for has ended
-            process.join()
-        self._aside = []
 
     def __enter__(self) -> Workers:
         return self
@@ -130,18 +91,6 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()
     gc.enable()
-
-
-def _make_aside(send: Any, make: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """In a process forked by Workers.aside: make(*args), sent back as (True, it), or (False,
-    what it raised)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        outcome = (True, make(*args))
-    except BaseException as error:  # why: raised where the result is asked for, as made here
-        outcome = (False, error)
-    send.send(outcome)
-    send.close()
 
 
 def _make_chunk(chunk: tuple[Callable[..., Any], Any, list[tuple[Any, ...]]]) -> list[Any]:
