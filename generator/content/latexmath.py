@@ -5,11 +5,13 @@ from __future__ import annotations
 import html
 import re
 
-from latex2mathml.converter import convert_to_element
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexwalker import get_default_latex_context_db
 
+from ..model.lazy import library
 from .latexwords import KNOWN_IN_MATH, MATH_WITH_ARGUMENTS, math_guess, text_symbol
+
+converter = library("latex2mathml.converter")  # why: ~25 ms of imports a no-op rebuild skips
 
 _MATHML_TAGS = frozenset(
     'math mrow mi mn mo ms mtext mspace mfrac msqrt mroot msub msup msubsup munder mover munderover mtable '
@@ -124,7 +126,7 @@ def _closed_braces(src: str) -> str:
 def math_html(src: str, display: bool) -> str:
     """Sanitized MathML for a math source, or its plain text in <code> if conversion fails."""
     try:
-        tree = convert_to_element(prepare_math(src), display='block' if display else 'inline')
+        tree = converter.convert_to_element(prepare_math(src), display='block' if display else 'inline')
     except Exception:  # why: latex2mathml raises many exception types on malformed input
         return f'<code class="tex">{html.escape(math_text(src))}</code>'
     symbol = None if display else lone_symbol(tree)

@@ -6,8 +6,11 @@ import functools
 import html
 import re
 
-import markdown
 import nh3
+
+from ..model.lazy import library
+
+markdown = library("markdown")
 
 _EXTENSIONS = ["extra", "sane_lists"]
 # why: Markdown passes raw HTML and any link scheme through; ammonia (nh3) is a maintained

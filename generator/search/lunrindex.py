@@ -17,11 +17,12 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-import numpy as np
-
 from lunr import __TARGET_JS_VERSION__
 
+from ..model.lazy import library
 from .terms import NAME_FIELDS, FieldTerms, document_terms
+
+np = library("numpy")
 
 VERSION = __TARGET_JS_VERSION__
 SEARCH_PIPELINE = ["stemmer"]

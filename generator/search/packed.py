@@ -30,9 +30,10 @@ import math
 from operator import sub
 from typing import Any
 
-import numpy as np
-
+from ..model.lazy import library
 from .lunrindex import SEARCH_PIPELINE, VERSION, BuiltIndex
+
+np = library("numpy")
 
 FORMAT = "digest-lunr/4"
 K1, B = 1.2, 0.75  # lunr's Builder defaults

@@ -15,10 +15,11 @@ from __future__ import annotations
 import itertools
 from typing import Iterable, Sequence
 
-import numpy as np
-
+from ..model.lazy import library
 from ..model.records import Paper
 from .terms import FIELDS, FieldTerms, term
+
+np = library("numpy")
 
 RELATED = 5
 """Related papers shown on a paper's page, at most."""
