@@ -42,10 +42,11 @@ def load_documents(content_dir: Path) -> list[SourceFile]:
     folder = content_dir / PAPERS_DIR
     sources, errors = [], []
     for name in paper_names(folder):
+        path = folder / name
         try:
-            sources.append(SourceFile(folder / name, read_content_file(folder / name)))
+            sources.append(SourceFile(path, read_content_file(path)))
         except OSError as error:
-            errors.append(ContentError(display_path(folder / name), 1, f"{error.strerror}; a "
+            errors.append(ContentError(display_path(path), 1, f"{error.strerror}; a "
                                        "paper must be a Markdown file that can be read"))
     if errors:
         raise BuildFailed(errors)
@@ -65,7 +66,8 @@ def read_content_file(path: Path) -> bytes:
     if found.st_size > MAX_FILE_BYTES:
         raise OSError(errno.EFBIG, f"{found.st_size:,} bytes, over the {MAX_FILE_BYTES:,} a "
                                    "content file may have")
-    return path.read_bytes()
+    with open(path, "rb") as file:
+        return file.read()
 
 
 def content_warnings(content_dir: Path, sources: list[SourceFile]) -> list[str]:
