@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 
 from ..model.lazy import library
 from ..model.records import Paper
-from .terms import FIELDS, FieldTerms, term
+from .terms import FIELDS, FieldTerms, Numbering, term
 
 np = library("numpy")
 
@@ -84,18 +84,28 @@ def telling_words(papers: Sequence[tuple[Paper, tuple[FieldTerms, ...]]]
     words the term numbers stand for, sorted. A paper is given with its paper_terms(); its words
     are the terms of its title and abstract, less the words every abstract uses, and its tags
     ('#slug', which no term can be, counted TAG_REPEATS times)."""
-    words, counts = [], []
-    for paper, fields in papers:
-        (title, title_counts), (abstract, abstract_counts) = fields[_TITLE], fields[_ABSTRACT]
-        tags = [f"#{tag.slug}" for tag in paper.tags]
-        words.append(title.split() + abstract.split() + tags)
-        counts.append(title_counts + abstract_counts + (TAG_REPEATS,) * len(tags))
-    vocabulary = sorted(set().union(*words))
-    numbers = {word: number for number, word in enumerate(vocabulary)}
-    # why: chained maps keep the loops over the ~100 words of every paper in C
-    terms = np.fromiter(map(numbers.__getitem__, itertools.chain.from_iterable(words)), np.int64)
-    tf = np.fromiter(itertools.chain.from_iterable(counts), np.float64, len(terms))
-    docs = np.repeat(np.arange(len(words), dtype=np.int64), [len(w) for w in words])
+    fields = [(terms[_TITLE], terms[_ABSTRACT]) for _, terms in papers]
+    tags = [[f"#{tag.slug}" for tag in paper.tags] for paper, _ in papers]
+    # why: all the papers' words split and numbered as they come in one pass, in C, then
+    # renumbered in sorted order: a million words are neither held per paper nor sorted
+    numbering = Numbering()
+    text = " ".join(words for field in fields for words, _ in field)
+    first = np.fromiter(map(numbering.__getitem__, text.split()), np.int64)
+    tagged = list(itertools.chain.from_iterable(tags))
+    first = np.concatenate([first, np.fromiter(map(numbering.__getitem__, tagged), np.int64,
+                                               len(tagged))])
+    vocabulary = sorted(numbering)
+    rank = np.empty(len(vocabulary), np.int64)
+    rank[np.fromiter(map(numbering.__getitem__, vocabulary), np.int64, len(vocabulary))] = \
+        np.arange(len(vocabulary))
+    terms = rank[first]
+    everyone = np.arange(len(papers), dtype=np.int64)
+    docs = np.concatenate([np.repeat(everyone, [len(t) + len(a) for (_, t), (_, a) in fields]),
+                           np.repeat(everyone, [len(paper_tags) for paper_tags in tags])])
+    tf = np.concatenate([
+        np.fromiter(itertools.chain.from_iterable(counts for field in fields for _, counts in field),
+                    np.float64, len(first) - len(tagged)),
+        np.full(len(tagged), TAG_REPEATS, np.float64)])
     # why: each distinct word is judged once, not each time a paper has it
     telling = np.array([not (w in BOILERPLATE or w.isdigit()) for w in vocabulary], bool)
     kept = telling[terms]

@@ -123,3 +123,12 @@ def _field_terms(words: list[str], names: bool = False) -> FieldTerms:
     # why: map over the memo keeps the loop in C; only words not met before run Python
     counter = Counter(filter(None, map(name_term if names else term, words)))
     return " ".join(counter), tuple(counter.values())
+
+
+class Numbering(dict):
+    """Words numbered in the order they first come: `map(numbering.__getitem__, words)` numbers
+    a million words in C, calling __missing__ only for the first of each."""
+
+    def __missing__(self, word: str) -> int:
+        number = self[word] = len(self)
+        return number
