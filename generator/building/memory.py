@@ -1,21 +1,24 @@
 """Memory a build frees goes back to the system at once: glibc's malloc, tuned by mallopt.
 
 glibc serves a large allocation from its heap once the last one of that size was freed (its
-mmap threshold grows, up to 32 MB), and gives heap memory back only above 128 KB free at the
-top. A build makes large passing buffers (the search index's and related papers' arrays, a
-paper list's pickles), so freed memory piled up in each process: a cold 10,000-paper build
-peaked at 529-538 MB over its processes (PSS), against 499-504 MB with both thresholds fixed
-at 128 KB (bench/build_bench.py). Elsewhere (musl, macOS) this is left as it is."""
+mmap threshold grows, up to 32 MB, and the heap's trim threshold with it). A build makes
+large passing buffers (the search index's and related papers' arrays, a paper list's
+pickles), so freed memory piled up in each process: a cold 10,000-paper build peaked at
+525-554 MB over its processes (PSS, bench/build_bench.py's sampler), against 485-486 MB with
+an allocation of 1 MB or more always mapped on its own and the heap trimmed above 2 MB free.
+At 128 KB both, the peak was about as low (477-493 MB) but the cold build took ~1.5 s more
+CPU (22.8 s against 21.3 s), in the kernel mapping and unmapping. Elsewhere (musl, macOS)
+this is left as it is."""
 
 from __future__ import annotations
 
 import ctypes
 import sys
 
-THRESHOLD = 128 * 1024
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
 """mallopt's options, from glibc's malloc.h."""
+THRESHOLDS = {_M_MMAP_THRESHOLD: 1 << 20, _M_TRIM_THRESHOLD: 2 << 20}
 
 
 def return_freed_memory() -> bool:
@@ -28,5 +31,4 @@ def return_freed_memory() -> bool:
     except (OSError, AttributeError):
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    return all([mallopt(option, THRESHOLD) == 1
-                for option in (_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD)])
+    return all([mallopt(option, value) == 1 for option, value in THRESHOLDS.items()])
