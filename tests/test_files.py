@@ -125,3 +125,28 @@ def test_jobs_are_made_in_workers_as_here(tmp_path, monkeypatch):
     with Workers(2) as workers:
         assert list(make_files(jobs(*"abcdef"), Cache(None), LiveSite(tmp_path / "site"),
                                workers)) == here
+
+
+class Watched(Workers):
+    """Workers that note, among the files made, when they were let go."""
+
+    def __init__(self, count, events):
+        super().__init__(count)
+        self.events = events
+
+    def close(self):
+        if self._pool is not None:
+            self.events.append("workers let go")
+        super().close()
+
+
+def test_the_workers_are_let_go_once_no_group_left_is_large_enough_for_them(monkeypatch, tmp_path):
+    monkeypatch.setattr(files_module, "PARALLEL_FROM", 3)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 3)
+    events = []
+    workers = Watched(2, events)
+    texts = [f"p{n}" for n in range(6)]
+    for made in make_files(jobs(*texts), Cache(None), LiveSite(tmp_path / "site"), workers):
+        events.append(made.path)
+    workers.close()
+    assert events == [f"{text}.html" for text in texts] + ["workers let go", ".nojekyll"]
