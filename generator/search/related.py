@@ -86,11 +86,13 @@ def telling_words(papers: Sequence[tuple[Paper, tuple[FieldTerms, ...]]]
     ('#slug', which no term can be, counted TAG_REPEATS times)."""
     fields = [(terms[_TITLE], terms[_ABSTRACT]) for _, terms in papers]
     tags = [[f"#{tag.slug}" for tag in paper.tags] for paper, _ in papers]
-    # why: all the papers' words split and numbered as they come in one pass, in C, then
-    # renumbered in sorted order: a million words are neither held per paper nor sorted
+    # why: the papers' words numbered as they come, field by field, in C, then renumbered in
+    # sorted order: a million words are neither all held at once (~50 MB) nor sorted
     numbering = Numbering()
-    text = " ".join(words for field in fields for words, _ in field)
-    first = np.fromiter(map(numbering.__getitem__, text.split()), np.int64)
+    lengths = [len(t) + len(a) for (_, t), (_, a) in fields]
+    first = np.fromiter(itertools.chain.from_iterable(
+        map(numbering.__getitem__, words.split()) for field in fields for words, _ in field),
+        np.int64, sum(lengths))
     tagged = list(itertools.chain.from_iterable(tags))
     first = np.concatenate([first, np.fromiter(map(numbering.__getitem__, tagged), np.int64,
                                                len(tagged))])
@@ -100,7 +102,7 @@ def telling_words(papers: Sequence[tuple[Paper, tuple[FieldTerms, ...]]]
         np.arange(len(vocabulary))
     terms = rank[first]
     everyone = np.arange(len(papers), dtype=np.int64)
-    docs = np.concatenate([np.repeat(everyone, [len(t) + len(a) for (_, t), (_, a) in fields]),
+    docs = np.concatenate([np.repeat(everyone, lengths),
                            np.repeat(everyone, [len(paper_tags) for paper_tags in tags])])
     tf = np.concatenate([
         np.fromiter(itertools.chain.from_iterable(counts for field in fields for _, counts in field),
