@@ -4,12 +4,15 @@ can be reached from the home page by its links, and the header's menu is the kin
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections import deque
 
 import pytest
 
 import sitecheck
 from factories import make_paper, make_site, theme
+from generator.outputs import kinds
 from generator.outputs.interface import interface
 from generator.outputs.kinds import KINDS
 from sitecheck import BASE_PATH, BASE_URL
@@ -59,11 +62,6 @@ def test_the_header_menu_is_the_kinds_that_have_a_menu_label(base_site, model):
 def test_the_pages_listed_for_a_site_are_let_go_with_it():
     """site_pages() lists a site's pages once a build; what it keeps must not hold a built
     site's papers after the build (the preview server builds again and again)."""
-    import gc
-    import weakref
-
-    from generator.outputs import kinds
-
     site = make_site([make_paper("x", tags=["t"])])
     paper = weakref.ref(site.papers[0])
     assert kinds.site_pages(site) is kinds.site_pages(site)
