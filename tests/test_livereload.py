@@ -62,3 +62,20 @@ def test_scripts_are_found_by_path_under_the_reserved_prefix():
     assert b"EventSource" in script(SCRIPT_PATH) and b"onconnect" in script(WORKER_PATH)
     assert script("/__digest/other.js") is None
     assert all(p.startswith("/__digest/") for p in (EVENTS_PATH, SCRIPT_PATH, WORKER_PATH))
+
+
+def test_quick_pages_are_served_and_name_the_only_pages_that_changed_until_the_next_build():
+    status = BuildStatus("/repo/")
+    before = status.current
+    quick = status.publish_quick({"papers/x/index.html": b"quick"}, ["/repo/papers/x/"])
+    assert quick.version != before.version
+    assert (quick.only, quick.previous) == (("/repo/papers/x/",), before.version)
+    data = json.loads(quick.event().decode().split("\n")[1].removeprefix("data: "))
+    assert (data["only"], data["previous"]) == (["/repo/papers/x/"], before.version)
+    assert status.quick_page("papers/x/index.html") == b"quick"
+    assert status.quick_page("index.html") is None
+    # the build that follows, even one that wrote nothing, reloads the tab shown a quick page
+    built = status.publish([], site_changed=False)
+    assert built.version not in (before.version, quick.version) and built.only is None
+    assert status.quick_page("papers/x/index.html") is None
+    assert "only" not in built.event().decode()

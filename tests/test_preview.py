@@ -117,10 +117,11 @@ def test_the_server_rebuilds_once_for_each_burst_of_changes_with_the_cache_it_ke
             return self.answers.pop(0)
 
     monkeypatch.setattr(server_module, "rebuild",
-                        lambda options, status, cache: builds.append(cache))
+                        lambda options, status, cache, made: builds.append(cache))
     cache = Cache(None, in_memory=True)
     with pytest.raises(KeyboardInterrupt):
-        server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache, Watcher(), str)
+        server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache, Watcher(), str,
+                                         server_module.LastMade())
     assert builds == [cache, cache]
 
 
@@ -143,3 +144,16 @@ def test_settling_memory_collects_old_cycles_and_freezes_what_lives_on():
         assert watch() is None and gc.get_freeze_count() > 0 and kept is not None
     finally:
         gc.unfreeze()
+
+
+def test_a_quick_page_that_cannot_be_made_is_left_to_the_full_build(monkeypatch, capsys):
+    import generator.serve.server as server_module
+
+    def broken(made, changed):
+        raise TypeError("a template the quick page trips on")
+
+    monkeypatch.setattr(server_module, "quick_pages", broken)
+    status = BuildStatus("/")
+    before = status.current
+    server_module.show_quick_pages(status, object(), {"content/papers/x.md"})
+    assert status.current == before and capsys.readouterr().out == ""

@@ -196,3 +196,13 @@ def test_serve_answers_loopback_host_names(server, host):
     conn.request("GET", "/repo/", headers={"Host": host})
     assert conn.getresponse().status == 200
     conn.close()
+
+
+def test_live_serve_answers_a_quick_page_in_place_of_its_file_until_the_next_build(live):
+    port, status = live
+    status.publish_quick({"papers/x/index.html": b"<body>quick</body>"}, ["/repo/papers/x/"])
+    for path in ("/repo/papers/x/", "/repo/papers/x/index.html"):
+        assert get(port, path)[3].startswith(b"<body>quick<script ")
+    assert get(port, "/repo/")[3].startswith(b"<body>home<script ")
+    status.publish([], site_changed=True)
+    assert get(port, "/repo/papers/x/")[3].startswith(b"paper<script ")

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from factories import REPO
+from generator.serve.handlers import PreviewServer, handler_for
+from generator.serve.livereload import BuildStatus
 from serveprocess import ServerProcess
 
 TIMEOUT_MS = 15_000
@@ -85,3 +88,40 @@ def test_a_broken_edit_shows_its_errors_over_the_page_until_it_is_fixed(context,
     expect(overlay).to_have_count(0)
     assert page.evaluate("window.notReloaded")  # same site as before: cleared without a reload
     assert page.errors == []
+
+
+@pytest.fixture()
+def two_pages(tmp_path):
+    """A home page and a paper page, served live in this process, whose status a test sets."""
+    site = tmp_path / "site"
+    (site / "papers/x").mkdir(parents=True)
+    for path, heading in (("index.html", "home"), ("papers/x/index.html", "paper")):
+        (site / path).write_text(f"<!doctype html><title>{heading}</title><h1>{heading}</h1>"
+                                 "<body></body>", encoding="utf-8")
+    status = BuildStatus("/repo/")
+    httpd = PreviewServer(("127.0.0.1", 0), handler_for(site, "/repo/", status))
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                     daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/repo/", status
+    status.close()
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_a_quick_page_reloads_only_the_tabs_that_show_it_and_the_full_build_every_tab(
+        context, two_pages):
+    url, status = two_pages
+    home, paper = context.new_page(), context.new_page()
+    for page, path in ((home, ""), (paper, "papers/x/")):
+        page.goto(url + path)
+        page.evaluate("window.notReloaded = true")
+    status.publish_quick({"papers/x/index.html": b"<!doctype html><title>x</title>"
+                                                 b"<h1>quick</h1><body></body>"},
+                         ["/repo/papers/x/"])
+    expect(paper.locator("h1")).to_have_text("quick")
+    # the home tab had the same event, at the same time, and took the version without reloading
+    assert home.evaluate("window.notReloaded")
+    status.publish([], site_changed=False)  # the full build: the paper's page from its file
+    expect(paper.locator("h1")).to_have_text("paper")
+    expect(home.locator("h1")).to_have_text("home")
+    home.wait_for_function("window.notReloaded === undefined")

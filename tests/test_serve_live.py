@@ -179,12 +179,18 @@ def test_serve_rebuilds_after_an_edit_and_sends_a_reload_event(fresh):
         first = events.next()
         assert first["errors"] == [] and first["version"] in server.page("")
         edit(root, PAPER, TITLE, "AgentOccam, Retitled")
-        event = events.wait_for(lambda e: e["version"] != first["version"])
-    assert event["errors"] == []
+        # first the paper's own page, made from the last build, for the tabs that show it
+        quick = events.wait_for(lambda e: e["version"] != first["version"])
+        assert (quick["only"], quick["previous"]) == (["/iclr-digest/papers/agentoccam/"],
+                                                      first["version"])
+        event = events.wait_for(lambda e: e["version"] != quick["version"])
+    assert event["errors"] == [] and "only" not in event  # then the full build, for every tab
     page = server.page("papers/agentoccam/")
     assert "AgentOccam, Retitled" in page and event["version"] in page
     assert "__digest" not in (root / "_site/papers/agentoccam/index.html").read_text()
     assert server.wait_for_output(r"^Changed: content/papers/agentoccam\.md; rebuilding$")
+    assert server.wait_for_output(r"^Showed /iclr-digest/papers/agentoccam/ in [\d.]+ s; "
+                                  r"building the rest$")
 
 
 def test_serve_shows_errors_until_the_file_is_fixed(fresh):

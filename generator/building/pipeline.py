@@ -18,7 +18,7 @@ from ..content.theme import load_templates, load_theme
 from ..model import urls as paths
 from ..model.errors import BuildFailed
 from ..model.languages import catalogue_languages
-from ..model.records import OutputFile, SiteConfig, SourceFile
+from ..model.records import OutputFile, PaperParts, Site, SiteConfig, SourceFile, Theme
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
@@ -70,9 +70,10 @@ def _collections_paused():
 
 @_collections_paused()
 def build(options: BuildOptions, timer: StageTimer | None = None,
-          cache: Cache | None = None) -> WriteReport:
+          cache: Cache | None = None, made: Callable[[Made], None] | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written.
-    A preview server passes the `cache` it keeps from build to build."""
+    A preview server passes the `cache` it keeps from build to build, and is told by `made`
+    what a build that made the site made it of (for its quick pages, building/quickpages.py)."""
     return_freed_memory()
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
@@ -120,6 +121,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         _check_site_budget(report, config, timer)
         cache.remember(_remembered_as(options), LastBuild(inputs, report, guessed, manifest))
         complete = True
+        if made is not None:
+            made(Made(options, config, theme, site, parts, related))
         return report
     finally:  # why: what was made is kept, even by a build that failed
         workers.close()
@@ -165,6 +168,19 @@ class LastBuild:
     """What it warned of in the papers: a build that finds nothing changed says it again."""
     files: Manifest
     """What it made (see building/files.py)."""
+
+
+@dataclass(frozen=True)
+class Made:
+    """What a build made the site of, for the preview server to make one page again at once."""
+
+    options: BuildOptions
+    config: SiteConfig
+    theme: Theme
+    site: Site
+    parts: list[PaperParts]
+    """The papers' parts, in the site's order."""
+    related: dict[str, tuple[str, ...]]
 
 
 NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})

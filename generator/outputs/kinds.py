@@ -307,18 +307,39 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
     """assets/settings.js, then every page of every kind; `parts` are the papers'
     paperparts.paper_parts(), in the site's order, whose cards the lists of papers show;
     `related` each paper's related papers by slug (search.related)."""
+    settings, given = _given(site, theme, parts, related)
+    pages = site_pages(site)
+    return [settings] + [kind.job(page, given) for kind in KINDS for page in pages[kind.name]]
+
+
+def paper_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
+                    related: Mapping[str, tuple[str, ...]], slugs: Sequence[str]
+                    ) -> list[FileJob]:
+    """The pages of the papers `slugs` only, as page_jobs() makes them: the preview server's
+    quick pages (building/quickpages.py), without listing every page of the site."""
+    _, given = _given(site, theme, parts, related)
+    place = {paper.slug: n for n, paper in enumerate(site.papers)}
+    kind = PaperPages()
+    return [kind.job(Page(paths.paper_file(slug), site.papers[place[slug]].date.isoformat(),
+                          place[slug]), given) for slug in slugs]
+
+
+def _given(site: Site, theme: Theme, parts: Sequence[PaperParts],
+           related: Mapping[str, tuple[str, ...]]) -> tuple[FileJob, Given]:
+    """assets/settings.js, and what every page of the site is made with."""
     urls, config = Urls(site.config.base_url), site.config
     ui = interface(theme.templates, config.language)
     assets = asset_urls(theme.assets, urls)
     settings, assets[SETTINGS] = settings_job(
         settings_script(urls, assets, ui, config.page_size, site.author_pages), urls)
-    pages = site_pages(site)
-    menu = [{"label": ui.gettext(kind.menu), "url": urls.path(pages[kind.name][0].path)}
+    # why: only the menu's kinds listed, each a page or a list of pages: every kind's pages
+    # (site_pages) take ~0.2 s at 10,000 papers, which a quick page need not wait for
+    menu = [{"label": ui.gettext(kind.menu), "url": urls.path(kind.pages(site)[0].path)}
             for kind in KINDS if kind.menu]
     given = Given(site, theme, urls, ui, common_context(site, urls, assets, menu),
                   {paper.slug: part.card for paper, part in zip(site.papers, parts)},
                   paper_links(site, urls), parts, related)
-    return [settings] + [kind.job(page, given) for kind in KINDS for page in pages[kind.name]]
+    return settings, given
 
 
 def sitemap_pages(site: Site) -> list[tuple[str, str]]:

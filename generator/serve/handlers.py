@@ -166,6 +166,9 @@ class LiveHandler(SiteHandler):
     def send_file(self, local: Path):  # noqa: ANN201
         if local.suffix != ".html":
             return super().send_file(local)
+        quick = self.status.quick_page(local.relative_to(self.directory_path).as_posix())
+        if quick is not None:  # why: made anew (building/quickpages.py) while the full build runs
+            return self.send_page(HTTPStatus.OK, quick)
         try:
             body = local.read_bytes()
         except OSError:  # why: a rebuild swapped the folder between finding and reading the file

@@ -38,9 +38,20 @@
   }
 
   function onStatus(status) {
-    if (status.version !== version) { location.reload(); return; }
+    if (status.version !== version) {
+      if (!showsNoneOf(status)) { location.reload(); return; }
+      version = status.version;
+    }
     messages = status.messages || {};
     showErrors(status.errors);
+  }
+
+  // Whether a status names the only pages that changed since this tab's version (the
+  // server's quick pages) and this tab shows none of them.
+  function showsNoneOf(status) {
+    if (!status.only || status.previous !== version) { return false; }
+    var here = location.pathname.replace(/index\.html$/, "");
+    return status.only.indexOf(here) < 0 && status.only.indexOf(decodeURI(here)) < 0;
   }
 
   // A page restored from the back/forward cache missed the events sent meanwhile.

@@ -12,7 +12,7 @@ import json
 import re
 import secrets
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 RESERVED = "/__digest/"
@@ -34,11 +34,19 @@ class Status:
     messages: tuple[tuple[str, str], ...] = ()
     """What the error overlay says, by key, in the site's language (see
     build.pipeline.overlay_messages)."""
+    only: tuple[str, ...] | None = None
+    """The URL paths of the only pages that changed since the `previous` version (quick pages,
+    building/quickpages.py); None: any page may have. A tab at the previous version showing
+    none of them takes the new version without reloading."""
+    previous: str = ""
 
     def event(self) -> bytes:
         """This status as one Server-Sent Event named 'build'."""
-        data = json.dumps({"version": self.version, "errors": list(self.errors),
-                           "messages": dict(self.messages)}, sort_keys=True)
+        fields = {"version": self.version, "errors": list(self.errors),
+                  "messages": dict(self.messages)}
+        if self.only is not None:
+            fields.update(only=list(self.only), previous=self.previous)
+        data = json.dumps(fields, sort_keys=True)
         return f"event: build\ndata: {data}\n\n".encode("utf-8")
 
 
@@ -52,6 +60,7 @@ class BuildStatus:
         self._base_path = base_path
         self._closed = False
         self._changed = threading.Condition()
+        self._quick: dict[str, bytes] = {}
 
     @property
     def current(self) -> Status:
@@ -71,11 +80,30 @@ class BuildStatus:
         with self._changed:
             return self._closed
 
+    def quick_page(self, output_path: str) -> bytes | None:
+        """The quick page (building/quickpages.py) served in place of this output file, if any."""
+        with self._changed:
+            return self._quick.get(output_path)
+
+    def publish_quick(self, pages: dict[str, bytes], urls: list[str]) -> Status:
+        """Serve `pages` (by output path) until the next build's outcome is published, and
+        reload the tabs showing them, at `urls`."""
+        with self._changed:
+            previous = self._status
+            self._quick = dict(pages)
+            self._generation += 1
+            self._status = replace(previous, version=f"{self._run}-{self._generation}",
+                                   only=tuple(urls), previous=previous.version)
+            self._changed.notify_all()
+            return self._status
+
     def publish(self, errors: list[str], site_changed: bool, base_path: str | None = None,
                 messages: dict[str, str] | None = None) -> Status:
         """Record a build's outcome and wake every event stream; `messages` (the overlay's
-        words) replace the last ones when given."""
+        words) replace the last ones when given. Quick pages are no longer served."""
         with self._changed:
+            if self._quick:  # why: the tabs that show a quick page see the built one
+                self._quick, site_changed = {}, True
             if site_changed:
                 self._generation += 1
             if base_path is not None:

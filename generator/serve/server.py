@@ -20,7 +20,8 @@ from typing import Callable
 import jinja2
 
 from ..building.cache import Cache
-from ..building.pipeline import BuildOptions, StageTimer, build, overlay_messages
+from ..building.pipeline import BuildOptions, Made, StageTimer, build, overlay_messages
+from ..building.quickpages import page_urls, quick_pages
 from ..building.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
 from ..content.config import load_config
 from ..model.errors import BuildFailed, display_path
@@ -49,14 +50,15 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
         if watcher is not None:
             watcher.start()
         print(f"Building {options.content} -> {options.out}")
-        if not _first_build(options, status, cache, live):
+        last = LastMade()
+        if not _first_build(options, status, cache, live, last):
             return 1
         running = _start(server, host, status.base_path, options, open_browser)
         if watcher is None:
             _wait_for_ctrl_c()
         else:
             _rebuild_on_change(options, status, cache, watcher,
-                               lambda: _url(server, host, status.base_path))
+                               lambda: _url(server, host, status.base_path), last)
     except KeyboardInterrupt:
         print("\nStopped.")
     finally:
@@ -80,12 +82,13 @@ def base_path(options: BuildOptions) -> str | None:
 
 
 def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = None,
-            timer: StageTimer | None = None) -> WriteReport | None:
+            timer: StageTimer | None = None, made: Callable[[Made], None] | None = None
+            ) -> WriteReport | None:
     """One full build, then the new version published to open pages; or the errors, while
-    the last good site stays."""
+    the last good site stays. `made` is told what a build that made the site made it of."""
     words = overlay_messages(options)
     try:
-        report = build(options, timer, cache)
+        report = build(options, timer, cache, made)
     except BuildFailed as failed:
         return _failed(status, [str(error) for error in failed.errors], words)
     except OutputRefused:
@@ -117,11 +120,13 @@ def _failed(status: BuildStatus, errors: list[str], words: dict[str, str] | None
           "good site, with the errors shown on every page.", file=sys.stderr)
 
 
-def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool) -> bool:
+def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool,
+                 last: LastMade) -> bool:
     """The build before serving; False if serving makes no sense (after saying why)."""
     started = time.perf_counter()
     try:
-        report = rebuild(options, status, cache, StageTimer(report=print))
+        report = rebuild(options, status, cache, StageTimer(report=print),
+                         last.keep if live else None)
     except OutputRefused as refused:
         print(f"error: {refused}", file=sys.stderr)
         return False
@@ -136,10 +141,45 @@ def _wait_for_ctrl_c() -> None:
         time.sleep(3600)
 
 
+class LastMade:
+    """What the last build that made the site made it of, for the next save's quick pages."""
+
+    def __init__(self) -> None:
+        self.made: Made | None = None
+
+    def keep(self, made: Made) -> None:
+        self.made = made
+
+    def take(self) -> Made | None:
+        """The last build's, let go here: the next build's own need not be held beside it."""
+        made, self.made = self.made, None
+        return made
+
+
+def show_quick_pages(status: BuildStatus, made: Made | None, changed: set[str]) -> None:
+    """Serve the pages of the papers a save changed at once, made from the last build (see
+    building/quickpages.py), and reload the tabs that show them; nothing when the last build
+    failed or the save changed anything else."""
+    if made is None or status.current.errors:
+        return
+    started = time.perf_counter()
+    try:
+        pages = quick_pages(made, changed)
+    except Exception:  # why: whatever stops a quick page, the full build says, at its line
+        return
+    if pages:
+        urls = page_urls(made, pages)
+        status.publish_quick(pages, urls)
+        more = f" and {len(urls) - 3} more" if len(urls) > 3 else ""
+        print(f"Showed {', '.join(urls[:3])}{more} in {time.perf_counter() - started:.2f} s; "
+              "building the rest")
+
+
 def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
-                       watcher: Watcher, url: Callable[[], str]) -> None:
-    """Forever: wait for a burst of edits, then rebuild once for all of them; once idle after a
-    build, settle the memory it leaves (see settle_memory)."""
+                       watcher: Watcher, url: Callable[[], str], last: LastMade) -> None:
+    """Forever: wait for a burst of edits, show the pages of the papers they changed at once
+    (show_quick_pages), then rebuild once for all of them; once idle after a build, settle the
+    memory it leaves (see settle_memory)."""
     settled = False  # why: the first build, before serving, left its memory too
     while True:
         changed = watcher.next_change(timeout=0.5)
@@ -153,8 +193,9 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
         more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
         print(f"Changed: {', '.join(shown[:3])}{more}; rebuilding")
         mounted, started = status.base_path, time.perf_counter()
+        show_quick_pages(status, last.take(), changed)
         try:
-            report = rebuild(options, status, cache)
+            report = rebuild(options, status, cache, made=last.keep)
         except OutputRefused as refused:
             report = _failed(status, [f"{display_path(options.out)}: {refused}"])
         if report is not None:

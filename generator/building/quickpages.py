@@ -1,0 +1,59 @@
+"""Quick pages: the page of each paper a save changed, shown by the preview server before the
+full build is done (docs/explanation/preview-server.md).
+
+A full rebuild of a large digest takes seconds (every build is a full build in meaning; see
+docs/explanation/build-and-cache.md). The curator who saves a paper is looking at that paper,
+so the server first makes its page again from the last build with only the saved papers
+replaced (their related papers, neighbours and citation keys as the last build found them),
+serves it from memory and reloads the tabs showing it; then it runs the full build, which
+replaces every quick page and reloads every tab. Hugo's server does the same ("fast render
+mode"). Anything else a save may change (a new, renamed, removed or draft paper, site.yaml,
+a template, a paper that does not build) waits for the full build as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from ..content.documents import PAPERS_DIR, read_content_file
+from ..content.papers import check_file
+from ..model.records import SourceFile
+from ..model.urls import Urls
+from ..outputs.kinds import paper_page_jobs
+from ..outputs.paperparts import paper_parts, parts_inputs
+from .pipeline import Made
+
+
+def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
+    """The output path and bytes of the page of each paper among the `changed` paths, made from
+    the last build `made` with those papers read again; none unless every changed path is a
+    paper of that build that still builds, and stays in the site."""
+    folder = (made.options.content / PAPERS_DIR).resolve()
+    files = [Path(path) for path in changed]
+    place = {paper.slug: n for n, paper in enumerate(made.site.papers)}
+    if not files or any(f.suffix != ".md" or f.parent.resolve() != folder or f.stem not in place
+                        for f in files):
+        return {}
+    papers, parts = list(made.site.papers), list(made.parts)
+    for file in files:
+        try:
+            checked = check_file(SourceFile(file, read_content_file(file)), made.config.macros)
+        except OSError:
+            return {}
+        if checked.paper is None or (checked.paper.draft and not made.options.drafts):
+            return {}
+        papers[place[file.stem]] = checked.paper
+    site = replace(made.site, papers=tuple(papers))
+    inputs = parts_inputs(site)
+    for file in files:
+        n = place[file.stem]
+        parts[n] = paper_parts(made.theme.templates, *inputs[n])
+    jobs = paper_page_jobs(site, made.theme, parts, made.related, [f.stem for f in files])
+    return {job.path: job.made().data for job in jobs}
+
+
+def page_urls(made: Made, pages: dict[str, bytes]) -> list[str]:
+    """The URL paths of quick `pages` (by output path), as a tab's address shows them."""
+    urls = Urls(made.config.base_url)
+    return sorted(urls.path(path) for path in pages)

@@ -1,0 +1,87 @@
+"""The preview server's quick pages (generator/building/quickpages.py), against the full build's."""
+
+from __future__ import annotations
+
+import pytest
+
+from factories import REPO, paper_source, write_content
+from generator.building.pipeline import BuildOptions, build
+from generator.building.quickpages import page_urls, quick_pages
+
+TAGS = ["agents", "planning"]
+
+
+@pytest.fixture()
+def built(tmp_path):
+    """A three-paper digest that shares tags (so each has related papers), built once."""
+    papers = {slug: paper_source(title=f"Paper {slug}", tags=TAGS, body=f"Notes on {slug}.\n",
+                                 date=f"2025-04-2{n}")
+              for n, slug in enumerate(("first", "second", "third"))}
+    content = write_content(tmp_path, papers)
+    options = BuildOptions(content=content, out=tmp_path / "_site", project=REPO)
+    made = []
+    build(options, made=made.append)
+    return options, made[0]
+
+
+def paper(options, slug):
+    return options.content / "papers" / f"{slug}.md"
+
+
+def rewrite(options, slug, old, new):
+    path = paper(options, slug)
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_quick_page_is_the_page_the_full_build_makes_when_only_its_notes_change(built):
+    options, made = built
+    rewrite(options, "second", "Notes on second.", "Notes on second, *read again*.")
+    pages = quick_pages(made, {str(paper(options, "second"))})
+    assert list(pages) == ["papers/second/index.html"]
+    assert b"<em>read again</em>" in pages["papers/second/index.html"]
+    build(options)
+    assert pages["papers/second/index.html"] == \
+        (options.out / "papers/second/index.html").read_bytes()
+
+
+def test_a_quick_page_shows_a_new_title_and_the_last_builds_related_papers(built):
+    options, made = built
+    rewrite(options, "first", "title: Paper first", "title: Paper first, retitled")
+    page = quick_pages(made, {str(paper(options, "first"))})["papers/first/index.html"]
+    assert b"<h1>Paper first, retitled</h1>" in page
+    assert b"Paper second" in page and b"Paper third" in page  # its related papers
+    assert page_urls(made, {"papers/first/index.html": page}) == ["/digest/papers/first/"]
+
+
+def test_quick_pages_are_made_for_every_paper_of_a_burst_of_saves(built):
+    options, made = built
+    for slug in ("first", "third"):
+        rewrite(options, slug, f"Notes on {slug}.", f"Notes on {slug}, again.")
+    pages = quick_pages(made, {str(paper(options, slug)) for slug in ("first", "third")})
+    assert sorted(pages) == ["papers/first/index.html", "papers/third/index.html"]
+    assert b"Notes on third, again." in pages["papers/third/index.html"]
+
+
+@pytest.mark.parametrize("change", ["site.yaml", "new paper", "removed paper", "draft", "error",
+                                    "not a paper", "nothing"])
+def test_anything_but_edits_of_papers_that_still_build_waits_for_the_full_build(built, change):
+    options, made = built
+    changed = {str(paper(options, "second"))}
+    if change == "site.yaml":
+        changed.add(str(options.content / "site.yaml"))
+    elif change == "new paper":
+        (options.content / "papers/fourth.md").write_text(paper_source(title="Fourth"))
+        changed = {str(options.content / "papers/fourth.md")}
+    elif change == "removed paper":
+        paper(options, "second").unlink()
+    elif change == "draft":
+        rewrite(options, "second", "title:", "draft: true\ntitle:")
+    elif change == "error":
+        rewrite(options, "second", "date: '2025-04-21'", "date: someday")
+    elif change == "not a paper":
+        changed = {str(REPO / "templates/paper.html")}
+    elif change == "nothing":
+        changed = set()
+    assert quick_pages(made, changed) == {}
