@@ -171,6 +171,18 @@ def test_a_build_given_what_the_last_one_was_given_stops_once_it_has_read(tmp_pa
     assert (again.written, again.unchanged, again.removed) == (0, first.written, 0)
 
 
+def test_a_build_asked_what_it_made_the_site_of_makes_it_even_when_nothing_changed(tmp_path):
+    content = starting_content(tmp_path)
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    first = build(options(content, out, cache))
+    told, timer = [], StageTimer()
+    again = build(options(content, out, cache), timer, made=told.append)
+    assert stage_names(timer)[-1] == "write" and (again.written, again.removed) == (0, 0)
+    [made] = told
+    assert len(made.site.papers) == len(made.parts) == 3 and again.unchanged == first.written
+    assert made.related["p1"] == ("p2", "p3")
+
+
 @pytest.mark.parametrize("change", ["touch an output file", "add an output file",
                                     "another out folder", "another base URL", "another epoch"])
 def test_a_build_whose_inputs_or_output_changed_since_does_its_work(tmp_path, monkeypatch,

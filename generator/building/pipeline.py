@@ -73,7 +73,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
           cache: Cache | None = None, made: Callable[[Made], None] | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written.
     A preview server passes the `cache` it keeps from build to build, and is told by `made`
-    what a build that made the site made it of (for its quick pages, building/quickpages.py)."""
+    what the build made the site of (for its quick pages, building/quickpages.py): a build
+    given `made` makes the site even when nothing changed since the last."""
     return_freed_memory()
     timer, own_cache, complete = timer or StageTimer(), cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
@@ -87,7 +88,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
                               os.environ.get(EPOCH))
         last = _last_build(cache.recall(_remembered_as(options)))
-        if last.inputs == inputs and site_holds(options.out, last.report.state):
+        if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
             # why: not `complete`, so the cache forgets none of what is kept
             _warn(timer, last.warnings)
             timer.done("check", "nothing changed since the last build")

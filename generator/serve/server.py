@@ -50,15 +50,14 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
         if watcher is not None:
             watcher.start()
         print(f"Building {options.content} -> {options.out}")
-        last = LastMade()
-        if not _first_build(options, status, cache, live, last):
+        if not _first_build(options, status, cache, live):
             return 1
         running = _start(server, host, status.base_path, options, open_browser)
         if watcher is None:
             _wait_for_ctrl_c()
         else:
             _rebuild_on_change(options, status, cache, watcher,
-                               lambda: _url(server, host, status.base_path), last)
+                               lambda: _url(server, host, status.base_path), LastMade())
     except KeyboardInterrupt:
         print("\nStopped.")
     finally:
@@ -120,13 +119,13 @@ def _failed(status: BuildStatus, errors: list[str], words: dict[str, str] | None
           "good site, with the errors shown on every page.", file=sys.stderr)
 
 
-def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool,
-                 last: LastMade) -> bool:
-    """The build before serving; False if serving makes no sense (after saying why)."""
+def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool) -> bool:
+    """The build before serving; False if serving makes no sense (after saying why). Told no
+    `made`, so that it stops at once when nothing changed since the last run: what the site is
+    made of is learnt once idle (_prepare_quick_pages)."""
     started = time.perf_counter()
     try:
-        report = rebuild(options, status, cache, StageTimer(report=print),
-                         last.keep if live else None)
+        report = rebuild(options, status, cache, StageTimer(report=print))
     except OutputRefused as refused:
         print(f"error: {refused}", file=sys.stderr)
         return False
@@ -184,6 +183,8 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
     while True:
         changed = watcher.next_change(timeout=0.5)
         if not changed:
+            if last.made is None and not status.current.errors:
+                _prepare_quick_pages(options, status, cache, last)
             if not settled:
                 settle_memory()
                 settled = True
@@ -203,6 +204,17 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
                   f"{report.removed} removed")
         if status.base_path != mounted:
             print(f"The base path is now {status.base_path}: serving at {url()}")
+
+
+def _prepare_quick_pages(options: BuildOptions, status: BuildStatus, cache: Cache,
+                         last: LastMade) -> None:
+    """While idle, once, a full build to learn what the site is made of, for the next save's
+    quick pages: the first build found nothing changed since the last run of the server, and
+    so made nothing (a fast start), or the last build failed."""
+    started = time.perf_counter()
+    report = rebuild(options, status, cache, made=last.keep)
+    if report is not None:
+        print(f"Ready to show saved papers at once ({time.perf_counter() - started:.2f} s)")
 
 
 def settle_memory() -> None:
