@@ -160,4 +160,33 @@ def test_a_quick_page_that_cannot_be_made_is_left_to_the_full_build(monkeypatch,
     status = BuildStatus("/")
     before = status.current
     server_module.show_quick_pages(status, object(), {"content/papers/x.md"})
-    assert status.current == before and capsys.readouterr().out == ""
+    assert status.current == before
+    assert capsys.readouterr().out == ("Could not show the saved papers at once (TypeError: a "
+                                       "template the quick page trips on); building the site\n")
+
+
+def test_an_output_folder_refused_while_idle_is_shown_as_an_error_and_not_tried_again(
+        monkeypatch, capsys):
+    import generator.serve.server as server_module
+    from generator.building.writer import OutputRefused
+
+    tries = []
+
+    class Watcher:
+        answers = [[], [], []]
+
+        def next_change(self, timeout):
+            if not self.answers:
+                raise KeyboardInterrupt
+            return self.answers.pop(0)
+
+    def refused(options, status, cache, made):
+        tries.append(made)
+        raise OutputRefused("is not a site this program built")
+
+    monkeypatch.setattr(server_module, "rebuild", refused)
+    status = BuildStatus("/")
+    with pytest.raises(KeyboardInterrupt):
+        server_module._rebuild_on_change(BuildOptions(), status, Cache(None, in_memory=True),
+                                         Watcher(), str, server_module.LastMade())
+    assert len(tries) == 1 and status.current.errors == ("_site: is not a site this program built",)

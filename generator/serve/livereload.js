@@ -51,7 +51,9 @@
   function showsNoneOf(status) {
     if (!status.only || status.previous !== version) { return false; }
     var here = location.pathname.replace(/index\.html$/, "");
-    return status.only.indexOf(here) < 0 && status.only.indexOf(decodeURI(here)) < 0;
+    var decoded = here;
+    try { decoded = decodeURI(here); } catch (e) { /* a malformed address: compared as it is */ }
+    return status.only.indexOf(here) < 0 && status.only.indexOf(decoded) < 0;
   }
 
   // A page restored from the back/forward cache missed the events sent meanwhile.

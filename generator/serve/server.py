@@ -164,7 +164,9 @@ def show_quick_pages(status: BuildStatus, made: Made | None, changed: set[str]) 
     started = time.perf_counter()
     try:
         pages = quick_pages(made, changed)
-    except Exception:  # why: whatever stops a quick page, the full build says, at its line
+    except Exception as err:  # why: a template's error, the full build says at its line
+        print(f"Could not show the saved papers at once ({type(err).__name__}: {err}); "
+              "building the site")
         return
     if pages:
         urls = page_urls(made, pages)
@@ -212,7 +214,10 @@ def _prepare_quick_pages(options: BuildOptions, status: BuildStatus, cache: Cach
     quick pages: the first build found nothing changed since the last run of the server, and
     so made nothing (a fast start), or the last build failed."""
     started = time.perf_counter()
-    report = rebuild(options, status, cache, made=last.keep)
+    try:
+        report = rebuild(options, status, cache, made=last.keep)
+    except OutputRefused as refused:
+        report = _failed(status, [f"{display_path(options.out)}: {refused}"])
     if report is not None:
         print(f"Ready to show saved papers at once ({time.perf_counter() - started:.2f} s)")
 
