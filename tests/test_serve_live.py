@@ -194,20 +194,6 @@ def test_serve_rebuilds_after_an_edit_and_sends_a_reload_event(fresh):
                                   r"building the rest$")
 
 
-def test_serve_started_again_on_the_same_site_shows_saved_papers_quickly_too(tmp_path):
-    copy_content(tmp_path)
-    with start(tmp_path) as server:
-        server.wait_for_output(r"^Ready to show saved papers at once")
-    with start(tmp_path) as server:  # its first build makes nothing new, so tells of nothing
-        server.wait_for_output(r"^  write     0 written, 119 unchanged, 0 removed")
-        server.wait_for_output(r"^Ready to show saved papers at once")
-        edit(tmp_path, PAPER, TITLE, "AgentOccam, Seen Quickly")
-        server.wait_for_output(r"^Showed /iclr-digest/papers/agentoccam/ in ")
-        server.wait_for_output(r"^Rebuilt in ")
-    assert "AgentOccam, Seen Quickly" in (tmp_path / "_site/papers/agentoccam/index.html"
-                                          ).read_text(encoding="utf-8")
-
-
 def test_serve_shows_errors_until_the_file_is_fixed(fresh):
     root, server = fresh
     line = line_of(root, PAPER, "date:")
