@@ -211,8 +211,8 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
 def _prepare_quick_pages(options: BuildOptions, status: BuildStatus, cache: Cache,
                          last: LastMade) -> None:
     """While idle, once, a full build to learn what the site is made of, for the next save's
-    quick pages: the first build found nothing changed since the last run of the server, and
-    so made nothing (a fast start), or the last build failed."""
+    quick pages: the first build is not asked (so that it stops at once when nothing changed
+    since the last run), and a build that failed tells nothing."""
     started = time.perf_counter()
     try:
         report = rebuild(options, status, cache, made=last.keep)
