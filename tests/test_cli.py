@@ -214,15 +214,15 @@ def test_a_venue_or_tag_with_a_control_character_is_a_usage_error(tmp_path):
 
 
 def test_a_build_with_nothing_to_do_imports_none_of_the_libraries_only_making_needs(tmp_path):
-    """A no-op rebuild reads, hashes and stops: numpy, Markdown and latex2mathml's converter
-    (~60 ms of imports) are imported only when a build first uses them (model/lazy.py)."""
+    """A no-op rebuild reads, hashes and stops: numpy, Markdown, latex2mathml and pylatexenc
+    (~100 ms of imports) are imported only when a build first uses them (model/lazy.py)."""
     write_content(tmp_path, {"x": paper_source(abstract="Bound $O(n)$.", body="**Why** read it.")})
     build_and_list = ("import sys; from generator.cli import main; "
                       "main(['build', '--cache', 'cache']); "
                       "print(*sorted(name for name in sys.modules if name in "
-                      "('numpy', 'markdown', 'latex2mathml.converter')))")
+                      "('numpy', 'markdown', 'latex2mathml', 'pylatexenc')))")
     listed = [subprocess.run([sys.executable, "-c", build_and_list], cwd=tmp_path,
                              capture_output=True, text=True, timeout=120,
                              env={**os.environ, "PYTHONPATH": str(REPO)}).stdout.splitlines()[-1]
               for _ in range(2)]
-    assert listed == ["latex2mathml.converter markdown numpy", ""]
+    assert listed == ["latex2mathml markdown numpy pylatexenc", ""]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .latexmath import scan
+from ..model.lazy import library
+
+latexmath = library(f"{__package__}.latexmath")  # why: LaTeX tables no no-op build needs
 
 _NAME = re.compile(r"[A-Za-z]+\Z")
 _PARAMETER = re.compile(r"#(\d)")
@@ -81,7 +83,7 @@ def _arguments(text: str, at: int, count: int) -> tuple[list[str] | None, int]:
         if at >= len(text) or text[at] in "}$":
             return None, at
         if text[at] == "{":
-            close = scan(text, at + 1, "}")
+            close = latexmath.scan(text, at + 1, "}")
             if close < 0:
                 return None, at
             arguments.append(text[at + 1:close])

@@ -10,12 +10,14 @@ from ..model.errors import BuildFailed, ContentError, display_path, unknown_key_
 from ..model.records import CITATION_KEYS, LINK_KINDS, Citation, Paper, SourceFile, Tag
 from .documents import ContentErrorRaised, SourceDoc, parse_document, slugify
 from .fields import FORBIDDEN, FieldReader, describe
-from .latex import Reading, latex_findings, read_abstract, read_title
 from .latexmacros import expand_macros
 from ..model.citation import arxiv_base
+from ..model.lazy import library
 from .links import LinkProblem, build_links, resolve
 from .notes import html_to_text, notes_to_html
 from .yamltext import YamlMapping
+
+latex = library(f"{__package__}.latex")  # why: its tables (~40 ms of imports) a no-op build skips
 
 PAPER_KEYS = {"title", "authors", "date", "abstract", "venue", "presentation", "tags", "links",
               "citation", "tldr", "draft", "extra"}
@@ -77,7 +79,7 @@ def check(doc: SourceDoc, macros: Macros | None = None) -> Checked:
     paper, readings = _paper(doc, fields, macros)
     id_lines = tuple((kind, fields.child_line("links", kind)) for kind in paper.ids) if paper else ()
     warnings = tuple(ContentError(shown, fields.line(field), message)
-                     for field, message in latex_findings(readings))
+                     for field, message in latex.latex_findings(readings))
     unknown = tuple(sorted({name for reading in readings.values()
                             for name in reading.unknown_macros}))
     links_line = fields.line("links" if "links" in doc.front.lines else "title")
@@ -110,7 +112,7 @@ def combine(checked: list[Checked]) -> list[Paper]:
 
 
 def _paper(doc: SourceDoc, fields: FieldReader,
-           macros: Macros | None) -> tuple[Paper | None, dict[str, Reading]]:
+           macros: Macros | None) -> tuple[Paper | None, dict[str, latex.Reading]]:
     """The Paper (None if a field is wrong), and how its title and abstract were read."""
     fields.reject_unknown(PAPER_KEYS)
     draft = fields.boolean("draft")
@@ -119,7 +121,7 @@ def _paper(doc: SourceDoc, fields: FieldReader,
     abstract = expand_macros(fields.text("abstract", required=not draft), macros)
     urls, ids = _links(fields)
     notes_html = notes_to_html(doc.body)
-    readings = {"title": read_title(title), "abstract": read_abstract(abstract)}
+    readings = {"title": latex.read_title(title), "abstract": latex.read_abstract(abstract)}
     paper = Paper(
         slug=doc.slug, source=doc.path,
         title=title,
