@@ -21,6 +21,18 @@ def project(tmp_path):
     return project
 
 
+class Watcher:
+    """Gives the server loop these bursts of changed paths, one a call, then Ctrl-C."""
+
+    def __init__(self, answers):
+        self.answers = answers
+
+    def next_change(self, timeout):
+        if not self.answers:
+            raise KeyboardInterrupt
+        return self.answers.pop(0)
+
+
 def options(tmp_path, project):
     content = write_content(tmp_path, {"x": paper_source(title="First")})
     return BuildOptions(content=content, out=tmp_path / "_site", project=project)
@@ -108,14 +120,6 @@ def test_the_server_rebuilds_once_for_each_burst_of_changes_with_the_cache_it_ke
     import generator.serve.server as server_module
     builds = []
 
-    class Watcher:
-        answers = [[], [], ["a.md"], ["b.md", "c.md"], [], []]
-
-        def next_change(self, timeout):
-            if not self.answers:
-                raise KeyboardInterrupt
-            return self.answers.pop(0)
-
     def rebuild(options, status, cache, made):
         builds.append(cache)
         made(object())  # what the site was made of, which the quick pages cannot use
@@ -123,8 +127,9 @@ def test_the_server_rebuilds_once_for_each_burst_of_changes_with_the_cache_it_ke
     monkeypatch.setattr(server_module, "rebuild", rebuild)
     cache = Cache(None, in_memory=True)
     with pytest.raises(KeyboardInterrupt):
-        server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache, Watcher(), str,
-                                         server_module.LastMade())
+        server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache,
+                                         Watcher([[], [], ["a.md"], ["b.md", "c.md"], [], []]),
+                                         str, server_module.LastMade())
     # once idle, a build to learn what the site is made of; then one a burst
     assert builds == [cache, cache, cache]
 
@@ -172,14 +177,6 @@ def test_an_output_folder_refused_while_idle_is_shown_as_an_error_and_not_tried_
 
     tries = []
 
-    class Watcher:
-        answers = [[], [], []]
-
-        def next_change(self, timeout):
-            if not self.answers:
-                raise KeyboardInterrupt
-            return self.answers.pop(0)
-
     def refused(options, status, cache, made):
         tries.append(made)
         raise OutputRefused("is not a site this program built")
@@ -188,5 +185,5 @@ def test_an_output_folder_refused_while_idle_is_shown_as_an_error_and_not_tried_
     status = BuildStatus("/")
     with pytest.raises(KeyboardInterrupt):
         server_module._rebuild_on_change(BuildOptions(), status, Cache(None, in_memory=True),
-                                         Watcher(), str, server_module.LastMade())
+                                         Watcher([[], [], []]), str, server_module.LastMade())
     assert len(tries) == 1 and status.current.errors == ("_site: is not a site this program built",)
