@@ -47,6 +47,15 @@ def set_front(root, key: str, value: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def wait_for_the_full_build(server, printed: int, pages: list[Page]) -> None:
+    """Until the rebuild after the edit is done and every page shows its version: a save shows
+    the paper's quick page first, then the full build's, so a tab reloads twice."""
+    server.wait_for_output(r"^Rebuilt in ", after=printed)
+    version = re.search(r'data-version="([^"]+)"', server.page("")).group(1)
+    for page in pages:
+        expect(page.locator(f'script[data-version="{version}"]')).to_have_count(1)
+
+
 def open_paper(context, served) -> Page:
     page = context.new_page()
     errors: list[str] = []
@@ -58,8 +67,11 @@ def open_paper(context, served) -> Page:
 
 
 def test_an_open_page_reloads_by_itself_when_a_papers_title_changes(context, served):
+    root, server = served
     page = open_paper(context, served)
-    set_front(served[0], "title", "'AgentOccam, retitled on disk'")
+    printed = len(server.stdout)
+    set_front(root, "title", "'AgentOccam, retitled on disk'")
+    wait_for_the_full_build(server, printed, [page])
     expect(page.locator("h1")).to_have_text("AgentOccam, retitled on disk")
     assert page.evaluate("window.notReloaded") is None
     assert page.errors == []
@@ -67,9 +79,11 @@ def test_an_open_page_reloads_by_itself_when_a_papers_title_changes(context, ser
 
 def test_every_open_tab_reloads_past_the_browsers_six_connections_per_host(context, served):
     pages = [open_paper(context, served) for _ in range(8)]
+    printed = len(served[1].stdout)
     set_front(served[0], "title", "'AgentOccam, seen in eight tabs'")
     for page in pages:
         expect(page.locator("h1")).to_have_text("AgentOccam, seen in eight tabs")
+    wait_for_the_full_build(served[1], printed, pages)
 
 
 def test_a_broken_edit_shows_its_errors_over_the_page_until_it_is_fixed(context, served):
