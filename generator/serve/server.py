@@ -210,9 +210,9 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
 
 def _prepare_quick_pages(options: BuildOptions, status: BuildStatus, cache: Cache,
                          last: LastMade) -> None:
-    """While idle, once, a full build to learn what the site is made of, for the next save's
-    quick pages: the first build is not asked (so that it stops at once when nothing changed
-    since the last run), and a build that failed tells nothing."""
+    """While idle after the first build, a full build to learn what the site is made of, for
+    the next save's quick pages: the first build is not asked, so that it stops at once when
+    nothing changed since the last run."""
     started = time.perf_counter()
     try:
         report = rebuild(options, status, cache, made=last.keep)
