@@ -1,6 +1,7 @@
 """building/workers.py: work made in forked processes comes back in order, a few chunks ahead."""
 
 import gc
+import os
 import time
 
 import pytest
@@ -52,3 +53,34 @@ def test_workers_collect_their_own_cycles_while_the_build_pauses_the_collector(s
     finally:
         if was_on:
             gc.enable()
+
+
+def process_id(plus=0):
+    return os.getpid() + plus
+
+
+def fails():
+    raise ValueError("made badly")
+
+
+def test_work_for_later_is_made_in_a_worker_while_this_process_goes_on():
+    with Workers(2) as workers:
+        result = workers.later(process_id, 0)
+        assert result() != os.getpid()
+        assert result() == result()  # asked again, the same result
+
+
+def test_without_workers_work_for_later_is_made_here_once_when_first_asked_for(tmp_path):
+    result = Workers(1).later(marked, tmp_path, 7)
+    assert not list(tmp_path.glob("made-*"))
+    assert result() == 70 and result() == 70
+    assert len(list(tmp_path.glob("made-*"))) == 1
+    assert Workers(1).later(process_id, 1)() == os.getpid() + 1
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_work_for_later_that_fails_fails_when_its_result_is_asked_for(count):
+    with Workers(count) as workers:
+        result = workers.later(fails)
+        with pytest.raises(ValueError, match="made badly"):
+            result()

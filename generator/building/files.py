@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 from ..model.records import FileJob, OutputFile
 from .cache import Cache
-from .workers import PARALLEL_FROM, Workers
+from .workers import PARALLEL_FROM, Workers, call
 from .writer import KeptFile, LiveSite, live_digest
 
 Manifest = dict[str, tuple[bytes, bytes]]
@@ -28,33 +28,53 @@ def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Worke
                made: Manifest | None = None) -> Iterator[OutputFile | KeptFile]:
     """Every job's file, as it is made, or kept in the `live` site as the last build (`before`,
     its manifest) made it: so the writer can place each as it comes, and no more than a few are
-    held at once. This build's manifest is put in `made` as the files come (nothing, when the
-    cache keeps nothing)."""
+    held at once. A job made alone (FileJob.alone) is begun in a worker at its turn and its
+    file comes once made, before the workers are let go (after that, it is made here). This build's manifest is put in `made` as the
+    files come (nothing, when the cache keeps nothing)."""
     workers, before, made = workers or Workers(), before or {}, {} if made is None else made
     out = live.out
     # why: here, not before, so it is asked when the writer asks for the first file: under its lock
     as_left = bool(before) and live.as_left
     groups = _by_function(jobs)
+    alone: list[tuple[str, bytes, Callable[[], bytes]]] = []
+    let_go = False
     for at, (make, shared, numbers) in enumerate(groups):
-        if not any(len(later) >= PARALLEL_FROM for _, _, later in groups[at:]):
+        if not let_go and not any(len(rest) >= PARALLEL_FROM for _, _, rest in groups[at:]):
             # why: what is left is made here; the idle workers held ~130 MB of a cold
             # 10,000-paper build's peak while it made papers.json (~36 MB passing) and the rest
+            yield from _finished(alone, made)
             workers.close()
+            let_go = True
         keys = (cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps
                 else [b""] * len(numbers))
         to_make = []
         for number, key in zip(numbers, keys):
-            path, last = jobs[number].path, before.get(jobs[number].path)
-            if key and last and last[0] == key and (as_left or live_digest(out, path) == last[1]):
-                made[path] = last
-                yield KeptFile(path)
+            job, last = jobs[number], before.get(jobs[number].path)
+            if key and last and last[0] == key and (as_left or live_digest(out, job.path) == last[1]):
+                made[job.path] = last
+                yield KeptFile(job.path)
+            elif job.alone and not let_go:
+                alone.append((job.path, key, workers.later(call, make, shared, job.args)))
             else:
                 to_make.append((number, key))
         made_now = workers.imap(make, shared, [jobs[number].args for number, _ in to_make])
         for (number, key), data in zip(to_make, made_now):
-            if key:
-                made[jobs[number].path] = (key, hashlib.sha256(data).digest())
-            yield OutputFile(jobs[number].path, data)
+            yield _made(jobs[number].path, key, data, made)
+    yield from _finished(alone, made)
+
+
+def _finished(alone: list[tuple[str, bytes, Callable[[], bytes]]],
+              made: Manifest) -> Iterator[OutputFile]:
+    """The files begun alone in a worker (FileJob.alone), once made; `alone` is emptied."""
+    for path, key, data in alone:
+        yield _made(path, key, data(), made)
+    alone.clear()
+
+
+def _made(path: str, key: bytes, data: bytes, made: Manifest) -> OutputFile:
+    if key:
+        made[path] = (key, hashlib.sha256(data).digest())
+    return OutputFile(path, data)
 
 
 def _by_function(jobs: list[FileJob]) -> list[tuple[Callable[..., bytes], object, list[int]]]:

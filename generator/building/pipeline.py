@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Collection
+from typing import Callable, Collection, TypeVar
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import content_warnings, load_documents
@@ -18,7 +18,7 @@ from ..content.theme import load_templates, load_theme
 from ..model import urls as paths
 from ..model.errors import BuildFailed
 from ..model.languages import catalogue_languages
-from ..model.records import OutputFile, PaperParts, Site, SiteConfig, SourceFile, Theme
+from ..model.records import OutputFile, Paper, PaperParts, Site, SiteConfig, SourceFile, Theme
 from ..model.site import build_site, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
@@ -28,7 +28,7 @@ from ..outputs.kinds import feed_jobs, groupings, page_jobs
 from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_sizes, search_jobs
-from ..search.related import related_papers
+from ..search.related import related_papers, telling
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import Manifest, make_files
@@ -99,15 +99,18 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
+        terms = cache.map(paper_terms, [(paper,) for paper in papers], workers=workers)
+        # why: found on another core while this one puts the site together (~1 s at 10,000)
+        related_later = workers.later(related_papers, telling(papers, terms))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
+        terms = in_site_order(site, papers, terms)
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
                              f"out), {_count(len(site.tags), 'tag')}")
-        terms = cache.map(paper_terms, [(paper,) for paper in site.papers], workers=workers)
-        related = related_papers(site.papers, terms)
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
                           workers=workers)
-        # why: the search index first: its ~50 MB of arrays is a rebuild's largest passing need
+        related = related_later()
+        # why: the search index first, begun in a worker (FileJob.alone) while the rest is made
         jobs = (search_jobs(site, terms) + page_jobs(site, theme, parts, related)
                 + feed_jobs(site, theme.templates) + bib_jobs(site, parts) + csl_jobs(parts)
                 + list_jobs(site, parts, related) + crawler_jobs(site))
@@ -132,6 +135,12 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             cache.close()
 
 
+def in_site_order(site: Site, papers: list[Paper], values: list[T]) -> list[T]:
+    """One value of each of `papers`, given in that order, in the site's order."""
+    of_slug = {paper.slug: value for paper, value in zip(papers, values)}
+    return [of_slug[paper.slug] for paper in site.papers]
+
+
 def read_content(content: Path, base_url: str | None = None,
                  languages: Collection[str] | None = None
                  ) -> tuple[SiteConfig, list[SourceFile], list[str]]:
@@ -154,6 +163,7 @@ def overlay_messages(options: BuildOptions) -> dict[str, str]:
     return {key: ui.gettext(message) for key, message in OVERLAY_MESSAGES.items()}
 
 
+T = TypeVar("T")
 EPOCH = "SOURCE_DATE_EPOCH"
 """The environment variable that fixes the site's 'updated' time (see model.site.updated_time)."""
 

@@ -11,6 +11,7 @@ Results come back in order, so the output never depends on which process made wh
 from __future__ import annotations
 
 import collections
+import functools
 import gc
 import itertools
 import multiprocessing
@@ -45,12 +46,22 @@ class Workers:
         """map(), each result given as soon as it and those before it are made."""
         if self.count < 2 or len(items) < PARALLEL_FROM:
             return (call(make, shared, args) for args in items)
+        size = max(1, min(CHUNK, len(items) // (self.count * 8)))
+        chunks = ((make, shared, items[start:start + size]) for start in range(0, len(items), size))
+        return _in_order(self._started(), chunks, AHEAD * self.count)
+
+    def later(self, make: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+        """make(*args), begun in a worker process while this one goes on (with fewer than 2
+        workers, made here when first asked for); the function returned waits for its result."""
+        if self.count < 2:
+            return functools.cache(lambda: make(*args))
+        return self._started().submit(call, make, None, args).result
+
+    def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("fork"),
                                              initializer=_start_worker)
-        size = max(1, min(CHUNK, len(items) // (self.count * 8)))
-        chunks = ((make, shared, items[start:start + size]) for start in range(0, len(items), size))
-        return _in_order(self._pool, chunks, AHEAD * self.count)
+        return self._pool
 
     def close(self) -> None:
         """Stop the processes: what they have not begun is dropped (a build that failed or was

@@ -39,7 +39,7 @@ def facets_json(papers: tuple[Paper, ...]) -> bytes:
 def search_jobs(site: Site, terms: Sequence[tuple[FieldTerms, ...]]) -> list[FileJob]:
     """The lunr index of the papers' `terms` (paper_terms() of each, in the site's order), the
     facet table and the document store in chunks, by ref."""
-    return [FileJob(paths.SEARCH_INDEX, index_json, (tuple(terms),)),
+    return [FileJob(paths.SEARCH_INDEX, index_json, (tuple(terms),), alone=True),
             FileJob(paths.SEARCH_META, facets_json, (site.papers,))] + document_jobs(site)
 
 

@@ -54,13 +54,23 @@ _FIELD = {name: number for number, (name, _) in enumerate(FIELDS)}
 _TITLE, _ABSTRACT = _FIELD["title"], _FIELD["abstract"]
 
 
-def related_papers(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ...]],
-                   limit: int = RELATED) -> dict[str, tuple[str, ...]]:
-    """Up to `limit` related papers of each of `papers`, by slug, most related first; ties go
-    to the smaller slug. `terms` are the papers' paper_terms(), in the same order. A paper that
-    shares no telling term or tag with any other has none."""
-    ordered = sorted(zip(papers, terms), key=lambda pair: pair[0].slug)
-    slugs = [paper.slug for paper, _ in ordered]
+Telling = tuple[str, tuple[str, ...], FieldTerms, FieldTerms]
+"""What related_papers() reads of a paper: its slug, its tags' slugs and the terms of its title
+and abstract. A worker process is sent these (~20 MB pickled at 10,000 papers), not the papers."""
+
+
+def telling(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ...]]) -> list[Telling]:
+    """What related_papers() reads of each of `papers`, given their paper_terms() in order."""
+    return [(paper.slug, tuple(tag.slug for tag in paper.tags), fields[_TITLE], fields[_ABSTRACT])
+            for paper, fields in zip(papers, terms)]
+
+
+def related_papers(papers: Sequence[Telling], limit: int = RELATED) -> dict[str, tuple[str, ...]]:
+    """Up to `limit` related papers of each of `papers` (telling() of each), by slug, most
+    related first; ties go to the smaller slug. A paper that shares no telling term or tag with
+    any other has none."""
+    ordered = sorted(papers, key=lambda paper: paper[0])
+    slugs = [slug for slug, *_ in ordered]
     docs, terms, tf, _ = telling_words(ordered)
     docs, terms, weights = _weights(docs, terms, tf, len(ordered))
     if not len(docs):
@@ -78,14 +88,14 @@ def related_papers(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ..
     return {slug: found.get(slug, ()) for slug in slugs}
 
 
-def telling_words(papers: Sequence[tuple[Paper, tuple[FieldTerms, ...]]]
+def telling_words(papers: Sequence[Telling]
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """(paper, term, count) of each paper's telling words, paper by paper, then by term, and the
-    words the term numbers stand for, sorted. A paper is given with its paper_terms(); its words
+    words the term numbers stand for, sorted. A paper is given as telling() gives it; its words
     are the terms of its title and abstract, less the words every abstract uses, and its tags
     ('#slug', which no term can be, counted TAG_REPEATS times)."""
-    fields = [(terms[_TITLE], terms[_ABSTRACT]) for _, terms in papers]
-    tags = [[f"#{tag.slug}" for tag in paper.tags] for paper, _ in papers]
+    fields = [(title, abstract) for _, _, title, abstract in papers]
+    tags = [[f"#{tag}" for tag in tag_slugs] for _, tag_slugs, _, _ in papers]
     # why: the papers' words numbered as they come, field by field, in C, then renumbered in
     # sorted order: a million words are neither all held at once (~50 MB) nor sorted
     numbering = Numbering()
