@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import marshal
 import pickle
 import sqlite3
 import sys
@@ -292,11 +293,11 @@ def _damaged(error: sqlite3.OperationalError) -> bool:
 
 
 def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
-    """A hash of `value` pickled, made once per build however often the value is given (a
-    paper to its page, its tags' pages, feeds and BibTeX files), by its id: a build changes
-    none of the values it gives. A tuple of more than short plain values (a tag's papers, the
-    papers' search terms, a list page's cards) is hashed item by item, so each item is hashed
-    once, if at all."""
+    """A hash of `value`, made once per build however often the value is given (a paper to its
+    page, its tags' pages, feeds and BibTeX files), by its id: a build changes none of the
+    values it gives. A tuple is hashed item by item (a tag's papers, the papers' search terms,
+    a list page's cards), so each item that is not a short plain value is hashed once, if at
+    all; anything else, pickled."""
     if type(value) is str and len(value) < _LONG:  # why: the most common argument; no pickler
         return _str_digest(value)
     known = seen.get(id(value))
@@ -304,12 +305,27 @@ def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
         return known[1]
     if type(value) is str:
         digest = _str_digest(value)
-    elif type(value) is tuple and not all(_short_plain(item) for item in value):
-        digest = hashlib.sha256(b"(" + b"".join([_digest(item, seen) for item in value])).digest()
+    elif type(value) is tuple:
+        digest = _tuple_digest(value, seen)
     else:
         digest = hashlib.sha256(_pickled(value)).digest()
     seen[id(value)] = (value, digest)  # why: holding the value keeps its id its own
     return digest
+
+
+def _tuple_digest(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]]) -> bytes:
+    """A hash of a tuple's items: each short plain value marshalled (version 2: no references,
+    so equal values give equal bytes; each self-delimiting and typed), any other item's hash
+    after a zero byte, which begins no marshalled value."""
+    parts, known_of, dumps, plain = [b"("], seen.get, marshal.dumps, _PLAIN
+    for item in value:
+        kind = type(item)
+        if kind in plain and (kind not in _TEXT or len(item) < _LONG):
+            parts.append(dumps(item, 2))
+        else:
+            known = known_of(id(item))
+            parts.append(b"\0" + (known[1] if known is not None else _digest(item, seen)))
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 _PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
@@ -317,10 +333,6 @@ _TEXT = (str, bytes)
 _LONG = 256
 """Characters (or bytes) from which a string is worth remembering by its id (a paper's card,
 ~3,000)."""
-
-
-def _short_plain(item: Any) -> bool:
-    return type(item) in _PLAIN and not (type(item) in _TEXT and len(item) >= _LONG)
 
 
 def _str_digest(value: str) -> bytes:

@@ -85,7 +85,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         _warn(timer, warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
-        inputs = cache.key_of(replace(options, cache=None, workers=1), config, sources, theme,
+        # why: a tuple, so each source is hashed once, for this key and for its checking's
+        inputs = cache.key_of(replace(options, cache=None, workers=1), config, tuple(sources), theme,
                               os.environ.get(EPOCH))
         last = _last_build(cache.recall(_remembered_as(options)))
         if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
