@@ -9,6 +9,8 @@ import textwrap
 
 import pytest
 
+import generator.building.pipeline as pipeline_module
+import generator.building.stamps as stamps_module
 import generator.building.workers as workers_module
 import generator.content.papers as papers_module
 from factories import REPO, SITE_YAML, paper_source, write_content
@@ -536,3 +538,51 @@ def test_a_macro_defined_in_site_yaml_reaches_page_search_and_bibtex_and_a_chang
     build(options(content, out, cache))
     assert "title = {{$\\mathbb{A}$-Learning}}" in (out / "all.bib").read_text(encoding="utf-8")
     assert files(out) == clean_build(content, tmp_path / "clean")
+
+
+def test_a_build_told_by_the_stamps_that_nothing_changed_reads_no_paper(tmp_path, monkeypatch):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    content = write_content(tmp_path, {"p": paper_source(abstract="A bound of $\\gap^2$.")})
+    first = build(options(content, tmp_path / "site", tmp_path / "cache"))
+    monkeypatch.setattr(pipeline_module, "read_content", None)  # would fail if called
+    lines = []
+    timer = StageTimer(report=lines.append)
+    again = build(options(content, tmp_path / "site", tmp_path / "cache"), timer)
+    assert stage_names(timer) == ["check"]
+    assert (again.written, again.unchanged) == (0, first.written)
+    assert [line for line in lines if "warning:" in line] == [
+        f"  warning: {content}/papers/p.md:6: unknown LaTeX macro \\gap shown as its name"]
+
+
+def test_a_paper_changed_behind_its_times_is_read_and_built(tmp_path, monkeypatch):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    paper = content / "papers" / "p3.md"
+    before = paper.stat()
+    paper.write_text(paper.read_text().replace("Graphs", "Graph!"))
+    os.utime(paper, ns=(before.st_atime_ns, before.st_mtime_ns))
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    assert "Graph!" in (tmp_path / "site" / "papers" / "p3" / "index.html").read_text()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+
+
+def test_papers_touched_not_changed_are_read_once_then_trusted_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    os.utime(content / "papers" / "p1.md")
+    stages = []
+    for _ in range(2):
+        timer = StageTimer()
+        build(options(content, tmp_path / "site", tmp_path / "cache"), timer)
+        stages.append(stage_names(timer))
+    assert stages == [["read", "check"], ["check"]]
+
+
+def test_a_stamp_is_not_trusted_while_a_paper_changed_moments_ago(tmp_path, monkeypatch):
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    timer = StageTimer()
+    build(options(content, tmp_path / "site", tmp_path / "cache"), timer)
+    assert stage_names(timer) == ["read", "check"]

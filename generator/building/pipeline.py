@@ -32,6 +32,7 @@ from ..search.related import related_papers, telling
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import Manifest, make_files
+from .stamps import content_stamp
 from .memory import return_freed_memory
 from .workers import Workers
 from .writer import LiveSite, WriteReport, site_holds, write_site
@@ -80,21 +81,24 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
         theme = load_theme(options.project)
-        config, sources, warnings = read_content(options.content, options.base_url,
-                                                 catalogue_languages(theme.templates))
-        _warn(timer, warnings)
+        key = replace(options, cache=None, workers=1), theme, os.environ.get(EPOCH)
+        last = _last_build(cache.recall(_remembered_as(options)))
+        # why: a no-op reads no paper when the file system says none changed (building/stamps.py)
+        looked = _looked(cache, key, content_stamp(options.content))
+        if made is None and looked and last.looked == looked and \
+                site_holds(options.out, last.report.state):
+            return _unchanged(timer, last, last.read_warnings + last.warnings)
+        config, sources, read_warnings = read_content(options.content, options.base_url,
+                                                      catalogue_languages(theme.templates))
+        _warn(timer, read_warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
         # why: a tuple, so each source is hashed once, for this key and for its checking's
-        inputs = cache.key_of(replace(options, cache=None, workers=1), config, tuple(sources), theme,
-                              os.environ.get(EPOCH))
-        last = _last_build(cache.recall(_remembered_as(options)))
+        inputs = cache.key_of(*key, config, tuple(sources))
         if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
-            # why: not `complete`, so the cache forgets none of what is kept
-            _warn(timer, last.warnings)
-            timer.done("check", "nothing changed since the last build")
-            return replace(last.report, written=0, removed=0,
-                           unchanged=last.report.written + last.report.unchanged)
+            # why: touched, not changed: the next build need not read them again
+            cache.remember(_remembered_as(options), replace(last, looked=looked))
+            return _unchanged(timer, last, last.warnings)
         checked = cache.map(check_file, [(source, config.macros) for source in sources],
                             keep=Checked.ok, workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
@@ -124,7 +128,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
         _check_site_budget(report, config, timer)
-        cache.remember(_remembered_as(options), LastBuild(inputs, report, guessed, manifest))
+        cache.remember(_remembered_as(options), LastBuild(inputs, report, guessed, manifest,
+                                                          looked, read_warnings))
         complete = True
         if made is not None:
             made(Made(options, config, theme, site, parts, related))
@@ -180,6 +185,11 @@ class LastBuild:
     """What it warned of in the papers: a build that finds nothing changed says it again."""
     files: Manifest
     """What it made (see building/files.py)."""
+    looked: bytes = b""
+    """The hash of its options, theme and code and of the content's stamp (_looked); b"" when
+    the stamp could not be trusted."""
+    read_warnings: list[str] = field(default_factory=list)
+    """What it warned of in site.yaml and the content folder."""
 
 
 @dataclass(frozen=True)
@@ -196,6 +206,21 @@ class Made:
 
 
 NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})
+
+
+def _looked(cache: Cache, key: tuple[object, ...], stamp: bytes | None) -> bytes:
+    """A hash of what a build is given, its content by stamp (not by its bytes); b"" when the
+    stamp cannot be trusted (building/stamps.py)."""
+    return cache.key_of(*key, stamp) if stamp is not None else b""
+
+
+def _unchanged(timer: StageTimer, last: LastBuild, warnings: list[str]) -> WriteReport:
+    """The report of a build that found nothing changed since `last`, its `warnings` said again.
+    The cache is not committed as `complete`, so it forgets none of what it keeps."""
+    _warn(timer, warnings)
+    timer.done("check", "nothing changed since the last build")
+    return replace(last.report, written=0, removed=0,
+                   unchanged=last.report.written + last.report.unchanged)
 
 
 def _remembered_as(options: BuildOptions) -> str:

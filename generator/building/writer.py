@@ -21,7 +21,6 @@ import contextlib
 import ctypes
 import ctypes.util
 import hashlib
-import marshal
 import os
 import shutil
 import sys
@@ -32,6 +31,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ..model import urls as paths
 from ..model.records import OutputFile
+from .stamps import looks, stamp
 
 
 class OutputRefused(Exception):
@@ -87,11 +87,11 @@ class LiveSite:
 
     def _look(self) -> bool:
         files = self._last.files
-        looks = _looks(str(_real(self.out)), _entries(files))
-        if _stamp(looks) != self._last.stamp:
+        found = looks(str(_real(self.out)), _entries(files))
+        if stamp(found) != self._last.stamp:
             return False
         # why: the files come last in what is looked at, and none is missing in a site as left
-        self._inodes = [look[3] for look in looks[len(looks) - len(files):] if look]
+        self._inodes = [look[3] for look in found[len(found) - len(files):] if look]
         return True
 
     def listing(self) -> tuple[dict[str, Entry], set[str]]:
@@ -154,33 +154,12 @@ def temp_folders(out: Path) -> set[Path]:
 def site_state(out: Path, files: Iterable[str]) -> SiteState:
     """The state of `out`, which holds `files` (see SiteState)."""
     files = tuple(sorted(files))
-    return SiteState(files, _stamp(_looks(str(_real(out)), _entries(files))))
+    return SiteState(files, stamp(looks(str(_real(out)), _entries(files))))
 
 
 def _entries(files: tuple[str, ...]) -> list[str]:
     """The files of a site and the folders they are in, as SiteState hashes them."""
     return sorted(_folders(files)) + list(files)
-
-
-_Look = tuple[int, int, int, int, int] | None
-
-
-def _looks(top: str, paths: list[str]) -> list[_Look]:
-    """(size, modified, changed, inode, type) of each path below `top`, None where there is none."""
-    looks: list[_Look] = []
-    append, lstat = looks.append, os.lstat  # why: once per entry, 58,577 at 10,000 papers
-    for path in paths:
-        try:
-            stat = lstat(f"{top}/{path}")
-        except OSError:
-            append(None)
-        else:
-            append((stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode))
-    return looks
-
-
-def _stamp(looks: list[_Look]) -> bytes:
-    return hashlib.sha256(marshal.dumps(looks)).digest()
 
 
 def spare_folder(out: Path) -> Path:

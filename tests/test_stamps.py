@@ -1,0 +1,66 @@
+"""generator.building.stamps: a content folder's stamp changes with anything a build reads of
+it, and is not given while a file changed too recently for its times to show a later change."""
+
+import os
+
+import pytest
+
+import generator.building.stamps as stamps_module
+from factories import paper_source, write_content
+from generator.building.stamps import content_stamp
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Every file counts as changed long ago, as after a curator's pause."""
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+
+
+def content(tmp_path):
+    return write_content(tmp_path, {"p1": paper_source(title="One"),
+                                    "p2": paper_source(title="Two")})
+
+
+def test_a_folder_just_written_has_no_stamp_yet(tmp_path):
+    assert content_stamp(content(tmp_path)) is None
+
+
+def test_a_folder_left_alone_keeps_its_stamp(tmp_path, settled):
+    folder = content(tmp_path)
+    assert content_stamp(folder) == content_stamp(folder) is not None
+
+
+def same_size_and_times(path, text):
+    """Writes `text` over `path`, of the same length, and sets its times back."""
+    before = path.stat()
+    assert len(text.encode()) == before.st_size
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+@pytest.mark.parametrize("change", [
+    "a paper written, its size and times set back",
+    "a paper added", "a paper removed", "a paper renamed",
+    "site.yaml written", "the file a linked paper points to written",
+])
+def test_anything_a_build_reads_changes_the_stamp(tmp_path, settled, change):
+    folder = content(tmp_path)
+    papers = folder / "papers"
+    if change.startswith("the file a linked"):
+        target = tmp_path / "elsewhere.md"
+        target.write_text(paper_source(title="Far"))
+        (papers / "p3.md").symlink_to(target)
+    before = content_stamp(folder)
+    if change.startswith("a paper written"):
+        same_size_and_times(papers / "p1.md", paper_source(title="Uno"))
+    elif change == "a paper added":
+        (papers / "p3.md").write_text(paper_source(title="Three"))
+    elif change == "a paper removed":
+        (papers / "p2.md").unlink()
+    elif change == "a paper renamed":
+        (papers / "p2.md").rename(papers / "p9.md")
+    elif change == "site.yaml written":
+        (folder / "site.yaml").write_text((folder / "site.yaml").read_text() + "\n")
+    else:
+        (tmp_path / "elsewhere.md").write_text(paper_source(title="Near"))
+    assert content_stamp(folder) != before
