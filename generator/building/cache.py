@@ -21,6 +21,8 @@ import marshal
 import pickle
 import sqlite3
 import sys
+import types
+import typing
 import unicodedata
 from importlib import metadata
 from pathlib import Path
@@ -350,17 +352,35 @@ def _stand_for(result: Any, key: bytes, seen: dict[int, tuple[object, bytes]]) -
     seen.setdefault(id(result), (result, hashlib.sha256(b"=" + key).digest()))
     names = _FIELD_NAMES.get(kind)
     if names is None:  # why: once a type, not once a result (30,000 at 10,000 papers)
-        names = _FIELD_NAMES[kind] = tuple(
-            (field.name, field.name.encode()) for field in dataclasses.fields(result)
-        ) if dataclasses.is_dataclass(result) else ()
+        names = _FIELD_NAMES[kind] = _record_or_text_fields(kind)
     for name, spelt in names:
         part = getattr(result, name)
-        if (type(part) in _TEXT and len(part) >= _LONG) or dataclasses.is_dataclass(part):
+        if type(part) not in _TEXT or len(part) >= _LONG:
             seen.setdefault(id(part), (part, hashlib.sha256(b"=" + key + spelt).digest()))
 
 
 _FIELD_NAMES: dict[type, tuple[tuple[str, bytes], ...]] = {}
-"""Each result type's fields (none for a type that is not a dataclass), for _stand_for."""
+"""Each result type's fields that _stand_for looks at (see _record_or_text_fields)."""
+
+
+def _record_or_text_fields(kind: type) -> tuple[tuple[str, bytes], ...]:
+    """The fields of a result type declared as a record (a dataclass) or a text: those a page
+    may be given alone (a paper's Paper, a card); none for a type that is not a dataclass."""
+    if not dataclasses.is_dataclass(kind):
+        return ()
+    try:
+        declared = typing.get_type_hints(kind)
+    except (NameError, TypeError):  # why: a name imported for type checkers only
+        declared = {}
+    return tuple((field.name, field.name.encode()) for field in dataclasses.fields(kind)
+                 if field.name not in declared or _record_or_text(declared[field.name]))
+
+
+def _record_or_text(declared: Any) -> bool:
+    """Whether a field declared so may hold a record or a text ('Paper | None' may)."""
+    union = typing.get_origin(declared) in (typing.Union, types.UnionType)
+    return any(kind in _TEXT or dataclasses.is_dataclass(kind)
+               for kind in (typing.get_args(declared) if union else (declared,)))
 
 
 def _pickled(value: Any) -> bytes:

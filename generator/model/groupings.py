@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .records import Group, Grouping, Paper
-from .slugs import author_slug, name_order
+from .slugs import name_order
 
 
 def group_papers(papers: tuple[Paper, ...], grouping: Grouping) -> tuple[Group, ...]:
@@ -40,7 +40,7 @@ def _tags(paper: Paper) -> Iterable[tuple[str, str]]:
 
 
 def _authors(paper: Paper) -> Iterable[tuple[str, str]]:
-    return ((name, author_slug(name)) for name in paper.authors)
+    return zip(paper.authors, paper.author_slugs)
 
 
 TAGS = Grouping("tags", _tags, order=lambda group: (name_order(group.name), group.slug))

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .slugs import author_slug
+
 
 @dataclass(frozen=True)
 class SiteConfig:
@@ -153,6 +155,12 @@ class Paper:
     extra: dict[str, Any] = field(default_factory=dict)
     citation: Citation = Citation()
     """The proceedings, journal, editors, pages... its source gave, for citing it."""
+    author_slugs: tuple[str, ...] = field(init=False)
+    """Each author's slug (slugs.author_slug), in order: made with the paper and kept with it,
+    not made again by every build for each of its authors (18,000 at 10,000 papers)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "author_slugs", tuple(map(author_slug, self.authors)))
 
 
 @dataclass(frozen=True)
