@@ -99,3 +99,18 @@ def test_scoring_in_small_blocks_gives_the_same_related_papers(monkeypatch):
     whole = related_of(papers)
     monkeypatch.setattr("generator.search.related.PAIRS_PER_BLOCK", 7)
     assert related_of(papers) == whole and any(whole.values())
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_one_sort_key_orders_as_lexsort_does(seed, monkeypatch):
+    import numpy as np
+    import generator.search.related as related_module
+    rng = random.Random(seed)
+    groups = np.array(sorted(rng.randrange(300) for _ in range(3000)), dtype=np.int64)
+    # ties exact and to DECIMALS places, values at both ends, and sums taken in another order
+    pool = [0.0, 1.0, 0.5, 0.5 + 1e-12, 0.1 + 0.2, 0.3] + [rng.random() for _ in range(50)]
+    values = np.array([rng.choice(pool) for _ in groups])
+    fast = related_module._by_group_then_largest(groups, values)
+    monkeypatch.setattr(related_module, "_ONE_KEY_GROUPS", 0)
+    assert fast.tolist() == related_module._by_group_then_largest(groups, values).tolist()
+    assert fast.tolist() == np.lexsort((-np.round(values, related_module.DECIMALS), groups)).tolist()

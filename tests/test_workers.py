@@ -84,3 +84,13 @@ def test_work_for_later_that_fails_fails_when_its_result_is_asked_for(count):
         result = workers.later(fails)
         with pytest.raises(ValueError, match="made badly"):
             result()
+
+
+def test_started_the_processes_are_forked_at_once_and_only_with_two_or_more():
+    import multiprocessing
+    before = len(multiprocessing.active_children())
+    Workers(1).start()
+    assert len(multiprocessing.active_children()) == before
+    with Workers(2) as workers:
+        workers.start()
+        assert len(multiprocessing.active_children()) == before + 2

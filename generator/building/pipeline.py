@@ -99,6 +99,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             # why: touched, not changed: the next build need not read them again
             cache.remember(_remembered_as(options), replace(last, looked=looked))
             return _unchanged(timer, last, last.warnings)
+        workers.start()  # why: now, small; forked later, this process would copy each page it writes
         checked = cache.map(check_file, [(source, config.macros) for source in sources],
                             keep=Checked.ok, workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]

@@ -57,6 +57,11 @@ class Workers:
             return functools.cache(lambda: make(*args))
         return self._started().submit(call, make, None, args).result
 
+    def start(self) -> None:
+        """Fork the processes now, if there are to be any (see above: while this one is small)."""
+        if self.count >= 2:
+            self._started().submit(int)  # why: an executor forks its processes at its first work
+
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("fork"),

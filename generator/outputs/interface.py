@@ -226,12 +226,13 @@ def script_messages(ui: Interface, messages: dict[str, Any] | None = None) -> di
     each of the locale's CLDR plural categories, which the browser's Intl.PluralRules picks."""
     # why: a list of names ('llm, agents and rl', 'llm、agents和rl') is joined as CLDR has it
     out: dict[str, Any] = {"listPattern": dict(ui.locale.list_patterns["standard"])}
+    examples = plural_examples(ui.locale)  # why: once, not once a message (1,000 counts each)
     for key, message in (SCRIPT_MESSAGES if messages is None else messages).items():
         if isinstance(message, str):
             out[key] = ui.gettext(message)
         else:
             out[key] = {category: ui.translations.ngettext(*message, n)
-                        for category, n in plural_examples(ui.locale).items()}
+                        for category, n in examples.items()}
     return out
 
 

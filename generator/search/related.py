@@ -146,9 +146,9 @@ def _weights(docs: np.ndarray, terms: np.ndarray, tf: np.ndarray, papers: int
 
 
 def _heaviest(docs: np.ndarray, weights: np.ndarray, count: int) -> np.ndarray:
-    """Indexes of each paper's `count` heaviest entries (the earlier first among equals), in
-    paper order."""
-    order = np.lexsort((-weights, docs))
+    """Indexes of each paper's `count` heaviest entries (the earlier first among equals to
+    DECIMALS places), in paper order; `docs` ascending."""
+    order = _by_group_then_largest(docs, weights)
     first_of_doc = np.searchsorted(docs[order], docs[order])
     kept = order[np.arange(len(order)) - first_of_doc < count]
     return np.sort(kept)
@@ -188,12 +188,29 @@ def _block_scores(first: int, last: int, doc_starts: np.ndarray, terms: np.ndarr
 
 def _top(rows: np.ndarray, columns: np.ndarray, scores: np.ndarray, limit: int
          ) -> Iterable[tuple[int, list[int]]]:
-    """Each row's `limit` best columns, best first, the smaller column first among equals."""
-    # why: sums taken in another order differ in their last bits; rounded, equal scores tie
-    order = np.lexsort((columns, -np.round(scores, 9), rows))
+    """Each row's `limit` best columns, best first, the smaller column first among equals;
+    the pairs given by row, then by column (as _block_scores gives them)."""
+    order = _by_group_then_largest(rows, scores)
     rows, columns = rows[order], columns[order]
     rank = np.arange(len(rows)) - np.searchsorted(rows, rows)
     rows, columns = rows[rank < limit], columns[rank < limit].tolist()
     starts = np.flatnonzero(np.diff(rows, prepend=-1)).tolist()
     for row, start, end in zip(rows[starts].tolist(), starts, starts[1:] + [len(columns)]):
         yield row, columns[start:end]
+
+
+DECIMALS = 9
+"""Places to which weights and scores are compared: sums taken in another order differ in their
+last bits, and rounded, equal ones tie."""
+_ONE_KEY_GROUPS = 1 << 18
+
+
+def _by_group_then_largest(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Indexes in order of `groups` (ascending, as given), then of `values` in [0, 1], largest
+    first to DECIMALS places; those equal so keep their order (a stable sort)."""
+    rounded = np.round(values, DECIMALS)
+    if len(groups) and groups[-1] < _ONE_KEY_GROUPS:
+        # why: one float sort, ~10x faster than lexsort: groups 4 apart each hold 1 - value, and
+        # below 2^18 groups the sum's last bit (~1e-10) keeps values 1e-9 apart apart
+        return np.argsort(groups * 4.0 + (1.0 - rounded), kind="stable")
+    return np.lexsort((-rounded, groups))
