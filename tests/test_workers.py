@@ -94,3 +94,14 @@ def test_started_the_processes_are_forked_at_once_and_only_with_two_or_more():
     with Workers(2) as workers:
         workers.start()
         assert len(multiprocessing.active_children()) == before + 2
+
+
+def test_an_awaited_mapping_waits_for_its_work_at_the_first_look_only(tmp_path):
+    from generator.building.workers import Awaited
+    asked = []
+    awaited = Awaited(lambda: asked.append("made") or {"a": 1})
+    assert asked == []
+    assert awaited["a"] == 1 and awaited.get("b", 2) == 2 and dict(awaited) == {"a": 1}
+    assert len(awaited) == 1 and asked == ["made"]
+    with Workers(2) as workers:
+        assert dict(Awaited(workers.later(dict, [("a", 1)]))) == {"a": 1}

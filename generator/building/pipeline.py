@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Collection, TypeVar
+from typing import Callable, Collection, Mapping, TypeVar
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import content_warnings, load_documents
@@ -34,7 +34,7 @@ from .cache import Cache
 from .files import Manifest, make_files
 from .stamps import content_stamp
 from .memory import return_freed_memory
-from .workers import Workers
+from .workers import Awaited, Workers
 from .writer import LiveSite, WriteReport, site_holds, write_site
 
 
@@ -106,8 +106,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         terms = cache.map(paper_terms, [(paper,) for paper in papers], workers=workers)
-        # why: found on another core while this one puts the site together (~1 s at 10,000)
-        related_later = workers.later(related_papers, telling(papers, terms))
+        # why: found on another core while this one puts the site together (~0.7 s at 10,000)
+        related = Awaited(workers.later(related_papers, telling(papers, terms)))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
         terms = in_site_order(site, papers, terms)
         drafts = len(sources) - len(papers)
@@ -115,7 +115,6 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                              f"out), {_count(len(site.tags), 'tag')}")
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
                           workers=workers)
-        related = related_later()
         # why: the search index first, begun in a worker (FileJob.alone) while the rest is made
         jobs = (search_jobs(site, terms) + page_jobs(site, theme, parts, related)
                 + feed_jobs(site, theme.templates) + bib_jobs(site, parts) + csl_jobs(parts)
@@ -203,7 +202,7 @@ class Made:
     site: Site
     parts: list[PaperParts]
     """The papers' parts, in the site's order."""
-    related: dict[str, tuple[str, ...]]
+    related: Mapping[str, tuple[str, ...]]
 
 
 NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})

@@ -17,7 +17,7 @@ import itertools
 import multiprocessing
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 PARALLEL_FROM = 200
 """Fewer results to make than this are made in this process: a round trip to the workers, and
@@ -112,3 +112,33 @@ def _start_worker() -> None:
 def _make_chunk(chunk: tuple[Callable[..., Any], Any, list[tuple[Any, ...]]]) -> list[Any]:
     make, shared, items = chunk
     return [call(make, shared, args) for args in items]
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Awaited(Mapping[K, V], Generic[K, V]):
+    """A mapping still being made (Workers.later): the first look into it waits for it, so
+    what needs none of it goes on meanwhile."""
+
+    def __init__(self, result: Callable[[], Mapping[K, V]]) -> None:
+        self._result = result
+        self._made: Mapping[K, V] | None = None
+
+    def made(self) -> Mapping[K, V]:
+        if self._made is None:
+            self._made = self._result()
+        return self._made
+
+    def __getitem__(self, key: K) -> V:
+        return self.made()[key]
+
+    def get(self, key: K, default: Any = None) -> Any:  # why: once a paper; no KeyError raised
+        return self.made().get(key, default)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self.made())
+
+    def __len__(self) -> int:
+        return len(self.made())
