@@ -2,6 +2,7 @@
 it, and is not given while a file changed too recently for its times to show a later change."""
 
 import os
+import time
 
 import pytest
 
@@ -21,13 +22,28 @@ def content(tmp_path):
                                     "p2": paper_source(title="Two")})
 
 
-def test_a_folder_just_written_has_no_stamp_yet(tmp_path):
-    assert content_stamp(content(tmp_path)) is None
+def test_files_just_written_are_named_racy(tmp_path):
+    assert content_stamp(content(tmp_path)).racy == {"site.yaml", "papers/p1.md", "papers/p2.md"}
+
+
+def test_paper_files_just_written_are_named_racy(tmp_path, monkeypatch):
+    folder = content(tmp_path)
+    settled_at = max(path.stat().st_ctime_ns for path in folder.rglob("*"))
+    time.sleep(0.05)  # past a tick of the file system's clock
+    (folder / "papers" / "p1.md").write_text(paper_source(title="Uno"))
+    written_at = (folder / "papers" / "p1.md").stat().st_ctime_ns
+    assert written_at > settled_at
+    monkeypatch.setattr(stamps_module, "now", lambda: settled_at + 2 * 10**9)
+    stamped = content_stamp(folder)
+    assert stamped.racy == {"papers/p1.md"}
+    monkeypatch.setattr(stamps_module, "now", lambda: written_at + 3 * 10**9)
+    assert content_stamp(folder).racy == set()
 
 
 def test_a_folder_left_alone_keeps_its_stamp(tmp_path, settled):
     folder = content(tmp_path)
-    assert content_stamp(folder) == content_stamp(folder) is not None
+    assert content_stamp(folder) == content_stamp(folder)
+    assert content_stamp(folder).racy == set()
 
 
 def same_size_and_times(path, text):
@@ -50,7 +66,7 @@ def test_anything_a_build_reads_changes_the_stamp(tmp_path, settled, change):
         target = tmp_path / "elsewhere.md"
         target.write_text(paper_source(title="Far"))
         (papers / "p3.md").symlink_to(target)
-    before = content_stamp(folder)
+    before = content_stamp(folder).stamp
     if change.startswith("a paper written"):
         same_size_and_times(papers / "p1.md", paper_source(title="Uno"))
     elif change == "a paper added":
@@ -63,4 +79,4 @@ def test_anything_a_build_reads_changes_the_stamp(tmp_path, settled, change):
         (folder / "site.yaml").write_text((folder / "site.yaml").read_text() + "\n")
     else:
         (tmp_path / "elsewhere.md").write_text(paper_source(title="Near"))
-    assert content_stamp(folder) != before
+    assert content_stamp(folder).stamp != before

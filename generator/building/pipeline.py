@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Collection, Mapping, TypeVar
 
 from ..content.config import config_warnings, load_config
-from ..content.documents import content_warnings, load_documents
+from ..content.documents import PAPERS_DIR, content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
 from ..content.theme import load_templates, load_theme
 from ..model import urls as paths
@@ -32,7 +32,7 @@ from ..search.related import related_papers, telling
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import Manifest, make_files
-from .stamps import content_stamp
+from .stamps import SITE_YAML, ContentStamp, bytes_digest, content_stamp, same_bytes
 from .memory import return_freed_memory
 from .workers import Awaited, Workers
 from .writer import LiveSite, WriteReport, site_holds, write_site
@@ -84,9 +84,12 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         key = replace(options, cache=None, workers=1), theme, os.environ.get(EPOCH)
         last = _last_build(cache.recall(_remembered_as(options)))
         # why: a no-op reads no paper when the file system says none changed (building/stamps.py)
-        looked = _looked(cache, key, content_stamp(options.content))
-        if made is None and looked and last.looked == looked and \
-                site_holds(options.out, last.report.state):
+        stamped = content_stamp(options.content)
+        looked = cache.key_of(*key, stamped.stamp)
+        if made is None and last.looked == looked and _racy_as_read(cache, options, theme, last) \
+                and site_holds(options.out, last.report.state):
+            if last.racy and not stamped.racy:  # why: compared until they settle, then no more
+                cache.remember(_remembered_as(options), replace(last, racy={}))
             return _unchanged(timer, last, last.read_warnings + last.warnings)
         config, sources, read_warnings = read_content(options.content, options.base_url,
                                                       catalogue_languages(theme.templates))
@@ -97,7 +100,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         inputs = cache.key_of(*key, config, tuple(sources))
         if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
             # why: touched, not changed: the next build need not read them again
-            cache.remember(_remembered_as(options), replace(last, looked=looked))
+            cache.remember(_remembered_as(options), replace(
+                last, looked=looked, racy=_racy(cache, stamped, config, sources)))
             return _unchanged(timer, last, last.warnings)
         workers.start()  # why: now, small; forked later, this process would copy each page it writes
         checked = cache.map(check_file, [(source, config.macros) for source in sources],
@@ -128,8 +132,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
         _check_site_budget(report, config, timer)
-        cache.remember(_remembered_as(options), LastBuild(inputs, report, guessed, manifest,
-                                                          looked, read_warnings))
+        cache.remember(_remembered_as(options), LastBuild(
+            inputs, report, guessed, manifest, looked, read_warnings,
+            _racy(cache, stamped, config, sources)))
         complete = True
         if made is not None:
             made(Made(options, config, theme, site, parts, related))
@@ -186,10 +191,11 @@ class LastBuild:
     files: Manifest
     """What it made (see building/files.py)."""
     looked: bytes = b""
-    """The hash of its options, theme and code and of the content's stamp (_looked); b"" when
-    the stamp could not be trusted."""
+    """The hash of its options, theme and code and of the content's stamp (building/stamps.py)."""
     read_warnings: list[str] = field(default_factory=list)
     """What it warned of in site.yaml and the content folder."""
+    racy: dict[str, bytes] = field(default_factory=dict)
+    """A hash of what it read of each file too recent for its stamp to vouch for (_racy)."""
 
 
 @dataclass(frozen=True)
@@ -208,10 +214,27 @@ class Made:
 NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})
 
 
-def _looked(cache: Cache, key: tuple[object, ...], stamp: bytes | None) -> bytes:
-    """A hash of what a build is given, its content by stamp (not by its bytes); b"" when the
-    stamp cannot be trusted (building/stamps.py)."""
-    return cache.key_of(*key, stamp) if stamp is not None else b""
+def _racy(cache: Cache, stamped: ContentStamp, config: SiteConfig,
+          sources: list[SourceFile]) -> dict[str, bytes]:
+    """A hash of what was read of each file the stamp cannot vouch for (stamps.py), by its path
+    below the content folder: a paper's bytes, site.yaml's config."""
+    read = {f"{PAPERS_DIR}/{source.path.name}": source.data for source in sources}
+    return {name: cache.key_of(config) if name == SITE_YAML else bytes_digest(read[name])
+            for name in stamped.racy if name == SITE_YAML or name in read}
+
+
+def _racy_as_read(cache: Cache, options: BuildOptions, theme: Theme, last: LastBuild) -> bool:
+    """Whether each file the last build's stamp could not vouch for still holds what it read."""
+    papers = {name: digest for name, digest in last.racy.items() if name != SITE_YAML}
+    if SITE_YAML in last.racy:
+        try:
+            config = load_config(options.content, options.base_url,
+                                 catalogue_languages(theme.templates))
+        except BuildFailed:
+            return False
+        if cache.key_of(config) != last.racy[SITE_YAML]:
+            return False
+    return same_bytes(options.content, papers)
 
 
 def _unchanged(timer: StageTimer, last: LastBuild, warnings: list[str]) -> WriteReport:

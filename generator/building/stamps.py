@@ -4,8 +4,9 @@ build can tell that none was added, removed, written or touched without reading 
 A file's change time (ctime) moves whenever its bytes or its other times are changed, and no
 program can set it back, so equal stamps mean the same bytes, with one exception that git calls
 "racy": a file written again within the file system's clock tick of its last change (a whole
-second on some) keeps its times. A stamp is therefore not given (None) while any of its files
-changed less than RACY_SECONDS ago; the build then reads them all, as without a stamp.
+second on some) keeps its times. So, as git does, a file that changed less than RACY_SECONDS
+before it was stamped is named in the stamp (ContentStamp.racy), and the build that stamped it
+keeps a hash of what it read of it: the next one compares that.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import hashlib
 import marshal
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..content.documents import PAPERS_DIR, paper_names
+from ..content.documents import PAPERS_DIR, paper_names, read_content_file
 
 Look = tuple[int, int, int, int, int] | None
 """(size, modified, changed, inode, type) of a path, None where there is none."""
+SITE_YAML = "site.yaml"
 RACY_SECONDS = 2
 """How recently a file may have changed for a stamp to be given: more than a tick of any file
 system's clock (FAT's is 2 s), so a later write moves its times."""
@@ -44,13 +47,43 @@ def stamp(found: list[Look] | list[object]) -> bytes:
     return hashlib.sha256(marshal.dumps(found)).digest()
 
 
-def content_stamp(content: Path) -> bytes | None:
-    """The stamp of a content folder as a build reads it: site.yaml, the papers' folder, the
-    names of the paper files and what each is (a linked file's own); None while any of them
-    changed too recently for a later change to show (see above)."""
+@dataclass(frozen=True)
+class ContentStamp:
+    """What the file system says of a content folder as a build reads it."""
+
+    stamp: bytes
+    """A hash of site.yaml's, the papers' folder's and each paper file's Look (a linked file's
+    own), and of the paper files' names."""
+    racy: frozenset[str]
+    """The files, as `site.yaml` and `papers/NAME.md`, that changed too recently for a later
+    change to show in their times: what was read of them is compared (see above)."""
+
+
+def content_stamp(content: Path) -> ContentStamp:
+    """The stamp of a content folder as a build reads it."""
     names = [f"{PAPERS_DIR}/{name}" for name in paper_names(content / PAPERS_DIR)]
-    found = looks(os.fspath(content), ["site.yaml", PAPERS_DIR] + names, follow=True)
-    newest = max((look[2] for look in found if look), default=0)
-    if newest > time.time_ns() - RACY_SECONDS * 10**9:
-        return None
-    return stamp([*found, tuple(names)])
+    found = looks(os.fspath(content), [SITE_YAML, PAPERS_DIR] + names, follow=True)
+    recent = now() - RACY_SECONDS * 10**9
+    racy = frozenset(name for name, look in zip([SITE_YAML, ""] + names, found)
+                     if name and look and look[2] > recent)
+    return ContentStamp(stamp([*found, tuple(names)]), racy)
+
+
+def now() -> int:
+    """The time, in nanoseconds (file times' unit)."""
+    return time.time_ns()
+
+
+def bytes_digest(data: bytes) -> bytes:
+    """The hash a stamp's racy file is compared by."""
+    return hashlib.sha256(data).digest()
+
+
+def same_bytes(content: Path, digests: dict[str, bytes]) -> bool:
+    """Whether each file below `content` named in `digests` still has the bytes so hashed."""
+    folder = os.fspath(content)  # why: a str joined, not a Path made per file (10,000 of them)
+    try:
+        return all(bytes_digest(read_content_file(f"{folder}/{name}")) == digest
+                   for name, digest in digests.items())
+    except OSError:
+        return False
