@@ -1,7 +1,6 @@
 """generator.building.files: a job's bytes are made, or kept in the live site where it holds them."""
 
 import hashlib
-import os
 
 import pytest
 
@@ -153,50 +152,16 @@ def test_the_workers_are_let_go_once_no_group_left_is_large_enough_for_them(monk
     assert events == [f"{text}.html" for text in texts] + ["workers let go", ".nojekyll"]
 
 
-def made_where(text):
-    """A page that says which process made it."""
-    return f"{text} by {os.getpid()}".encode()
-
-
-def test_a_job_made_alone_is_made_in_a_worker_and_comes_when_made(monkeypatch, tmp_path):
-    monkeypatch.setattr(files_module, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
-    alone = FileJob("index.json", made_where, ("index",), alone=True)
-    with Workers(2) as workers:
-        files = list(make_files([alone] + jobs("a", "b"), Cache(None),
-                                LiveSite(tmp_path / "site"), workers))
-    assert [file.path for file in files] == ["a.html", "b.html", "index.json", ".nojekyll"]
-    assert files[2].data.startswith(b"index by ") and files[2].data != made_where("index")
-
-
-def test_a_job_made_alone_once_the_workers_are_let_go_is_made_here(tmp_path):
-    alone = FileJob("index.json", made_where, ("index",), alone=True)
-    with Workers(2) as workers:
-        files = list(make_files(jobs("a") + [alone], Cache(None), LiveSite(tmp_path / "site"),
-                                workers))
-    assert files[-1] == OutputFile("index.json", made_where("index"))
-
-
-def test_a_job_made_alone_comes_before_the_workers_are_let_go(monkeypatch, tmp_path):
+def test_the_workers_are_let_go_at_once_when_too_little_is_left_to_make(monkeypatch, tmp_path):
     monkeypatch.setattr(files_module, "PARALLEL_FROM", 3)
     monkeypatch.setattr(workers_module, "PARALLEL_FROM", 3)
-    events, texts = [], [f"p{n}" for n in range(6)]
+    texts = [f"p{n}" for n in range(6)]
+    _, manifest = built(tmp_path, texts, Cache(tmp_path / "cache"), as_left=False)
+    events = []
     workers = Watched(2, events)
-    alone = FileJob("index.json", made_where, ("index",), alone=True)
-    for made in make_files([alone] + jobs(*texts), Cache(None), LiveSite(tmp_path / "site"),
-                           workers):
+    workers.map(str, None, [(n,) for n in range(3)])  # the pool started
+    for made in make_files(jobs(*texts[:5], "new"), Cache(tmp_path / "cache"),
+                           live_as_left(tmp_path), workers, manifest):
         events.append(made.path)
     workers.close()
-    assert events == [f"{text}.html" for text in texts] + ["index.json", "workers let go",
-                                                            ".nojekyll"]
-
-
-def test_a_job_made_alone_is_kept_and_remembered_as_any_other(tmp_path):
-    cache, alone = Cache(tmp_path / "cache"), FileJob("index.json", page, ("index",), alone=True)
-    made, out = {}, tmp_path / "site"
-    with Workers(2) as workers:
-        files = list(make_files([alone], cache, LiveSite(out), workers, None, made))
-    state = write_site(files, out).state
-    assert made["index.json"][1] == hashlib.sha256(b"<p>index</p>").digest()
-    again = list(make_files([alone], cache, LiveSite(out, state), Workers(2), made, {}))
-    assert again == [KeptFile("index.json")]
+    assert events[0] == "workers let go" and "new.html" in events

@@ -39,9 +39,9 @@ def test_names_are_indexed_unstemmed_so_choy_is_not_choi():
 
 def test_search_files_writes_the_index_facets_and_a_text_only_doc_store():
     site = make_site([make_paper("x", title="<b>T</b>", tags=["llm"], venue="ICLR 2025")])
-    index, meta, docs = search_files(site)
-    assert (index.path, meta.path, docs.path) == (
-        "search/index.json", "search/meta.json", "search/docs/0.json")
+    docs, meta, index = search_files(site)
+    assert (docs.path, meta.path, index.path) == (
+        "search/docs/0.json", "search/meta.json", "search/index.json")
     assert json.loads(index.data)["version"] == "2.3.9"
     # why: each paper's tags, venue and year are in the facet table, which the documents leave out
     assert json.loads(meta.data) == {"tags": ["llm"], "venues": ["ICLR 2025"],
@@ -51,9 +51,9 @@ def test_search_files_writes_the_index_facets_and_a_text_only_doc_store():
 
 
 def test_index_sizes_counts_what_is_fetched_before_the_first_answer():
-    files = search_files(make_site([make_paper("x")]))
-    raw, gzipped = index_sizes(files)
-    assert raw == len(files[0].data) + len(files[1].data)
+    files = {file.path: file for file in search_files(make_site([make_paper("x")]))}
+    raw, gzipped = index_sizes(list(files.values()))
+    assert raw == len(files["search/index.json"].data) + len(files["search/meta.json"].data)
     assert 0 < gzipped < raw
 
 

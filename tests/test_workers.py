@@ -86,14 +86,17 @@ def test_work_for_later_that_fails_fails_when_its_result_is_asked_for(count):
             result()
 
 
-def test_started_the_processes_are_forked_at_once_and_only_with_two_or_more():
+def test_the_process_for_work_aside_is_forked_at_start_and_ends_once_its_results_are_taken():
     import multiprocessing
     before = len(multiprocessing.active_children())
     Workers(1).start()
     assert len(multiprocessing.active_children()) == before
     with Workers(2) as workers:
         workers.start()
-        assert len(multiprocessing.active_children()) == before + 2
+        assert len(multiprocessing.active_children()) == before + 1
+        first, second = workers.later(process_id, 1), workers.later(process_id, 2)
+        assert first() + 1 == second()
+        assert len(multiprocessing.active_children()) == before
 
 
 def test_an_awaited_mapping_waits_for_its_work_at_the_first_look_only(tmp_path):

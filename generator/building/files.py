@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 from ..model.records import FileJob, OutputFile
 from .cache import Cache
-from .workers import PARALLEL_FROM, Workers, call
+from .workers import PARALLEL_FROM, Workers
 from .writer import KeptFile, LiveSite, live_digest
 
 Manifest = dict[str, tuple[bytes, bytes]]
@@ -28,47 +28,43 @@ def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Worke
                made: Manifest | None = None) -> Iterator[OutputFile | KeptFile]:
     """Every job's file, as it is made, or kept in the `live` site as the last build (`before`,
     its manifest) made it: so the writer can place each as it comes, and no more than a few are
-    held at once. A job made alone (FileJob.alone) is begun in a worker at its turn and its
-    file comes once made, before the workers are let go (after that, it is made here). This build's manifest is put in `made` as the
-    files come (nothing, when the cache keeps nothing)."""
+    held at once. This build's manifest is put in `made` as the files come (nothing, when the
+    cache keeps nothing)."""
     workers, before, made = workers or Workers(), before or {}, {} if made is None else made
-    out = live.out
-    # why: here, not before, so it is asked when the writer asks for the first file: under its lock
-    as_left = bool(before) and live.as_left
-    groups = _by_function(jobs)
-    alone: list[tuple[str, bytes, Callable[[], bytes]]] = []
-    let_go = False
-    for at, (make, shared, numbers) in enumerate(groups):
-        if not let_go and not any(len(rest) >= PARALLEL_FROM for _, _, rest in groups[at:]):
+    # why: every job's key first, so that the workers are let go as soon as what is left to
+    # make is too little for them: a rebuild that makes a few files makes none in them
+    plan = [_plan(make, shared, numbers, jobs, cache, live, before)
+            for make, shared, numbers in _by_function(jobs)]
+    for at, (make, shared, kept, to_make) in enumerate(plan):
+        if not any(len(rest) >= PARALLEL_FROM for _, _, _, rest in plan[at:]):
             # why: what is left is made here; the idle workers held ~130 MB of a cold
             # 10,000-paper build's peak while it made papers.json (~36 MB passing) and the rest
-            yield from _finished(alone, made)
             workers.close()
-            let_go = True
-        keys = (cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps
-                else [b""] * len(numbers))
-        to_make = []
-        for number, key in zip(numbers, keys):
-            job, last = jobs[number], before.get(jobs[number].path)
-            if key and last and last[0] == key and (as_left or live_digest(out, job.path) == last[1]):
-                made[job.path] = last
-                yield KeptFile(job.path)
-            elif job.alone and not let_go:
-                alone.append((job.path, key, workers.later(call, make, shared, job.args)))
-            else:
-                to_make.append((number, key))
+        for path in kept:
+            made[path] = before[path]
+            yield KeptFile(path)
         made_now = workers.imap(make, shared, [jobs[number].args for number, _ in to_make])
         for (number, key), data in zip(to_make, made_now):
             yield _made(jobs[number].path, key, data, made)
-    yield from _finished(alone, made)
 
 
-def _finished(alone: list[tuple[str, bytes, Callable[[], bytes]]],
-              made: Manifest) -> Iterator[OutputFile]:
-    """The files begun alone in a worker (FileJob.alone), once made; `alone` is emptied."""
-    for path, key, data in alone:
-        yield _made(path, key, data(), made)
-    alone.clear()
+def _plan(make: Callable[..., bytes], shared: object, numbers: list[int], jobs: list[FileJob],
+          cache: Cache, live: LiveSite, before: Manifest
+          ) -> tuple[Callable[..., bytes], object, list[str], list[tuple[int, bytes]]]:
+    """One group of jobs split into the paths of the files kept in the live site as they are,
+    and the jobs to make, each with its key."""
+    keys = (cache.keys(make, shared, [jobs[n].args for n in numbers]) if cache.keeps
+            else [b""] * len(numbers))
+    # why: here, not before, so it is asked when the writer asks for the first file: under its lock
+    as_left = bool(before) and live.as_left
+    kept, to_make = [], []
+    for number, key in zip(numbers, keys):
+        path, last = jobs[number].path, before.get(jobs[number].path)
+        if key and last and last[0] == key and (as_left or live_digest(live.out, path) == last[1]):
+            kept.append(path)
+        else:
+            to_make.append((number, key))
+    return make, shared, kept, to_make
 
 
 def _made(path: str, key: bytes, data: bytes, made: Manifest) -> OutputFile:

@@ -32,3 +32,4 @@ def return_freed_memory() -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return all([mallopt(option, value) == 1 for option, value in THRESHOLDS.items()])
+

@@ -103,7 +103,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             cache.remember(_remembered_as(options), replace(
                 last, looked=looked, racy=_racy(cache, stamped, config, sources)))
             return _unchanged(timer, last, last.warnings)
-        workers.start()  # why: now, small; forked later, this process would copy each page it writes
+        workers.start()  # why: now, while this process is small (Workers.start)
         checked = cache.map(check_file, [(source, config.macros) for source in sources],
                             keep=Checked.ok, workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
@@ -119,10 +119,11 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
                              f"out), {_count(len(site.tags), 'tag')}")
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
                           workers=workers)
-        # why: the search index first, begun in a worker (FileJob.alone) while the rest is made
-        jobs = (search_jobs(site, terms) + page_jobs(site, theme, parts, related)
-                + feed_jobs(site, theme.templates) + bib_jobs(site, parts) + csl_jobs(parts)
-                + list_jobs(site, parts, related) + crawler_jobs(site))
+        # why: the search index last, once the workers are let go: its ~50 MB of arrays is a
+        # rebuild's largest passing need
+        jobs = (page_jobs(site, theme, parts, related) + feed_jobs(site, theme.templates)
+                + bib_jobs(site, parts) + csl_jobs(parts) + list_jobs(site, parts, related)
+                + crawler_jobs(site) + search_jobs(site, terms))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)

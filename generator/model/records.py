@@ -272,9 +272,6 @@ class FileJob:
     args: tuple[Any, ...]
     shared: Any = None
     """A large value many jobs are given alike (the templates): hashed once per build."""
-    alone: bool = False
-    """Worth a worker process of its own, while the other files are made and kept (the search
-    index: ~0.5 s at 10,000 papers); its args are sent there pickled."""
 
     def made(self) -> OutputFile:
         """The file, made here and now."""

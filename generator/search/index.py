@@ -37,10 +37,10 @@ def facets_json(papers: tuple[Paper, ...]) -> bytes:
 
 
 def search_jobs(site: Site, terms: Sequence[tuple[FieldTerms, ...]]) -> list[FileJob]:
-    """The lunr index of the papers' `terms` (paper_terms() of each, in the site's order), the
-    facet table and the document store in chunks, by ref."""
-    return [FileJob(paths.SEARCH_INDEX, index_json, (tuple(terms),), alone=True),
-            FileJob(paths.SEARCH_META, facets_json, (site.papers,))] + document_jobs(site)
+    """The document store in chunks, by ref, the facet table and the lunr index of the papers'
+    `terms` (paper_terms() of each, in the site's order)."""
+    return document_jobs(site) + [FileJob(paths.SEARCH_META, facets_json, (site.papers,)),
+                                  FileJob(paths.SEARCH_INDEX, index_json, (tuple(terms),))]
 
 
 def index_sizes(files: list[OutputFile]) -> tuple[int, int]:
