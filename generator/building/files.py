@@ -35,6 +35,13 @@ def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Worke
     # make is too little for them: a rebuild that makes a few files makes none in them
     plan = [_plan(make, shared, numbers, jobs, cache, live, before)
             for make, shared, numbers in _by_function(jobs)]
+    if any(len(to_make) >= PARALLEL_FROM for _, _, _, to_make in plan):
+        # why: taken before the workers make anything, so the process aside has ended by then
+        # (its ~70 MB at its end, held while a cold build is largest, put it past 512 MB)
+        for _, _, _, to_make in plan:
+            for number, _ in to_make:
+                if jobs[number].aside is not None:
+                    jobs[number].aside()
     for at, (make, shared, kept, to_make) in enumerate(plan):
         if not any(len(rest) >= PARALLEL_FROM for _, _, _, rest in plan[at:]):
             # why: what is left is made here; the idle workers held ~130 MB of a cold
@@ -43,9 +50,11 @@ def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Worke
         for path in kept:
             made[path] = before[path]
             yield KeptFile(path)
-        made_now = workers.imap(make, shared, [jobs[number].args for number, _ in to_make])
-        for (number, key), data in zip(to_make, made_now):
-            yield _made(jobs[number].path, key, data, made)
+        made_now = workers.imap(make, shared, [jobs[number].args for number, _ in to_make
+                                               if jobs[number].aside is None])
+        for number, key in to_make:
+            aside = jobs[number].aside
+            yield _made(jobs[number].path, key, aside() if aside else next(made_now), made)
 
 
 def _plan(make: Callable[..., bytes], shared: object, numbers: list[int], jobs: list[FileJob],

@@ -27,7 +27,7 @@ from ..outputs.lists import list_jobs
 from ..outputs.kinds import feed_jobs, groupings, page_jobs
 from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
-from ..search.index import index_sizes, search_jobs
+from ..search.index import index_json, index_sizes, search_jobs
 from ..search.related import related_papers, telling
 from ..search.terms import paper_terms
 from .cache import Cache
@@ -113,17 +113,17 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         # why: found on another core while this one puts the site together (~0.7 s at 10,000)
         related = Awaited(workers.later(related_papers, telling(papers, terms)))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
-        terms = in_site_order(site, papers, terms)
+        terms = tuple(in_site_order(site, papers, terms))
+        # why: begun aside too, after the related papers, while this process goes on (~0.4 s)
+        index = workers.later(index_json, terms)
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
                              f"out), {_count(len(site.tags), 'tag')}")
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
                           workers=workers)
-        # why: the search index last, once the workers are let go: its ~50 MB of arrays is a
-        # rebuild's largest passing need
         jobs = (page_jobs(site, theme, parts, related) + feed_jobs(site, theme.templates)
                 + bib_jobs(site, parts) + csl_jobs(parts) + list_jobs(site, parts, related)
-                + crawler_jobs(site) + search_jobs(site, terms))
+                + crawler_jobs(site) + search_jobs(site, terms, index))
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)

@@ -272,8 +272,13 @@ class FileJob:
     args: tuple[Any, ...]
     shared: Any = None
     """A large value many jobs are given alike (the templates): hashed once per build."""
+    aside: Callable[[], bytes] | None = None
+    """Waits for its bytes, begun aside (building.workers.Workers.later) with what the job is
+    given: taken in place of calling `make` when the file is to be made."""
 
     def made(self) -> OutputFile:
-        """The file, made here and now."""
+        """The file, made here and now (or taken from aside)."""
+        if self.aside is not None:
+            return OutputFile(self.path, self.aside())
         data = self.make(*self.args) if self.shared is None else self.make(self.shared, *self.args)
         return OutputFile(self.path, data)

@@ -6,7 +6,7 @@ packed.py; lunr.js 2.3.9 loads it in the browser (static/search/index.js)."""
 from __future__ import annotations
 
 import gzip
-from typing import Sequence
+from typing import Callable
 
 from ..model import urls as paths
 from ..model.records import FileJob, OutputFile, Paper, Site
@@ -36,11 +36,14 @@ def facets_json(papers: tuple[Paper, ...]) -> bytes:
     return to_json(facet_table(papers))
 
 
-def search_jobs(site: Site, terms: Sequence[tuple[FieldTerms, ...]]) -> list[FileJob]:
+def search_jobs(site: Site, terms: tuple[tuple[FieldTerms, ...], ...],
+                index: Callable[[], bytes] | None = None) -> list[FileJob]:
     """The document store in chunks, by ref, the facet table and the lunr index of the papers'
-    `terms` (paper_terms() of each, in the site's order)."""
-    return document_jobs(site) + [FileJob(paths.SEARCH_META, facets_json, (site.papers,)),
-                                  FileJob(paths.SEARCH_INDEX, index_json, (tuple(terms),))]
+    `terms` (paper_terms() of each, in the site's order); `index` waits for index_json(terms)
+    begun aside, if it was."""
+    return document_jobs(site) + [
+        FileJob(paths.SEARCH_META, facets_json, (site.papers,)),
+        FileJob(paths.SEARCH_INDEX, index_json, (terms,), aside=index)]
 
 
 def index_sizes(files: list[OutputFile]) -> tuple[int, int]:

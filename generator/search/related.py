@@ -102,28 +102,31 @@ def telling_words(papers: Sequence[Telling]
     lengths = [len(t) + len(a) for (_, t), (_, a) in fields]
     first = np.fromiter(itertools.chain.from_iterable(
         map(numbering.__getitem__, words.split()) for field in fields for words, _ in field),
-        np.int64, sum(lengths))
+        np.int32, sum(lengths))
     tagged = list(itertools.chain.from_iterable(tags))
-    first = np.concatenate([first, np.fromiter(map(numbering.__getitem__, tagged), np.int64,
+    first = np.concatenate([first, np.fromiter(map(numbering.__getitem__, tagged), np.int32,
                                                len(tagged))])
     vocabulary = sorted(numbering)
-    rank = np.empty(len(vocabulary), np.int64)
+    # why: 32-bit numbers (a million each at 10,000 papers), for the process's peak
+    rank = np.empty(len(vocabulary), np.int32)
     rank[np.fromiter(map(numbering.__getitem__, vocabulary), np.int64, len(vocabulary))] = \
         np.arange(len(vocabulary))
     terms = rank[first]
-    everyone = np.arange(len(papers), dtype=np.int64)
+    del first
+    everyone = np.arange(len(papers), dtype=np.int32)
     docs = np.concatenate([np.repeat(everyone, lengths),
                            np.repeat(everyone, [len(paper_tags) for paper_tags in tags])])
     tf = np.concatenate([
         np.fromiter(itertools.chain.from_iterable(counts for field in fields for _, counts in field),
-                    np.float64, len(first) - len(tagged)),
+                    np.float64, len(terms) - len(tagged)),
         np.full(len(tagged), TAG_REPEATS, np.float64)])
     # why: each distinct word is judged once, not each time a paper has it
     telling = np.array([not (w in BOILERPLATE or w.isdigit()) for w in vocabulary], bool)
     kept = telling[terms]
     # a word in both the title and the abstract is one term, its counts summed
     width = max(len(vocabulary), 1)
-    pairs, summed = np.unique(docs[kept] * width + terms[kept], return_inverse=True)
+    pairs, summed = np.unique(docs[kept].astype(np.int64) * width + terms[kept],
+                              return_inverse=True)
     return pairs // width, pairs % width, np.bincount(summed, tf[kept], len(pairs)), vocabulary
 
 
