@@ -113,7 +113,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         # why: found on another core while this one puts the site together (~0.7 s at 10,000)
         related = Awaited(workers.later(related_papers, telling(papers, terms)))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
-        terms = tuple(in_site_order(site, papers, terms))
+        terms = tuple(_in_site_order(site, papers, terms))
         # why: begun aside too, after the related papers, while this process goes on (~0.4 s)
         index = workers.later(index_json, terms)
         drafts = len(sources) - len(papers)
@@ -147,7 +147,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             cache.close()
 
 
-def in_site_order(site: Site, papers: list[Paper], values: list[T]) -> list[T]:
+def _in_site_order(site: Site, papers: list[Paper], values: list[T]) -> list[T]:
     """One value of each of `papers`, given in that order, in the site's order."""
     of_slug = {paper.slug: value for paper, value in zip(papers, values)}
     return [of_slug[paper.slug] for paper in site.papers]

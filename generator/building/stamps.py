@@ -24,8 +24,8 @@ Look = tuple[int, int, int, int, int] | None
 """(size, modified, changed, inode, type) of a path, None where there is none."""
 SITE_YAML = "site.yaml"
 RACY_SECONDS = 2
-"""How recently a file may have changed for a stamp to be given: more than a tick of any file
-system's clock (FAT's is 2 s), so a later write moves its times."""
+"""A file changed less than this before it was stamped is racy: past a tick of any file system's
+clock (FAT's is 2 s), a later write moves its times."""
 
 
 def looks(top: str, paths: list[str], follow: bool = False) -> list[Look]:

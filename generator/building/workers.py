@@ -7,9 +7,9 @@ paper this process holds, and copy the memory of each as it reads it (Python cou
 on every object it touches): a cold build at 10,000 papers peaked at ~640 MB over its processes.
 Results come back in order, so the output never depends on which process made what.
 
-One more process takes work begun aside (later(): related papers, while this process puts the
-site together), forked as early (start()) and ended once its results are taken: run on a
-worker, related papers left it ~30 MB larger for the rest of a cold build.
+One more process takes work begun aside (later(): related papers and the search index, while
+this process puts the site together), forked as early (start()) and ended once its results are
+taken: run on a worker, related papers left it ~30 MB larger for the rest of a cold build.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from .memory import trim
-
 
 PARALLEL_FROM = 200
 """Fewer results to make than this are made in this process: a round trip to the workers, and
