@@ -6,7 +6,9 @@ program can set it back, so equal stamps mean the same bytes, with one exception
 "racy": a file written again within the file system's clock tick of its last change (a whole
 second on some) keeps its times. So, as git does, a file that changed less than RACY_SECONDS
 before it was stamped is named in the stamp (ContentStamp.racy), and the build that stamped it
-keeps a hash of what it read of it: the next one compares that.
+keeps a hash of what it read of it: the next one compares that. (A file system that keeps no
+change time of its own, as FAT, gives its modified time: a tool that set that back, the size
+unchanged, would go unseen there, as it would by git.)
 """
 
 from __future__ import annotations
