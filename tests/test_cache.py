@@ -670,3 +670,13 @@ def test_the_key_names_every_library_a_build_imports_and_what_each_needs(tmp_pat
                     pending.append(name)
     assert {"Jinja2", "babel", "lunr"} <= needed, "the build's imports were not seen"
     assert sorted(n.lower() for n in needed) == sorted(n.lower() for n in cache_module.LIBRARIES)
+
+
+def test_a_result_whose_record_field_is_none_lends_its_key_to_no_other_none(tmp_path):
+    """A checked paper that failed has no Paper: its None must not stand for every None."""
+    from generator.building.cache import _digest, _stand_for
+    from generator.content.papers import Checked
+    seen = {}
+    _stand_for(Checked(None, (), 1), b"k" * 32, seen)
+    assert id(None) not in seen
+    assert _digest(None, {}) == _digest(None, seen)

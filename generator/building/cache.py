@@ -355,7 +355,7 @@ def _stand_for(result: Any, key: bytes, seen: dict[int, tuple[object, bytes]]) -
         names = _FIELD_NAMES[kind] = _record_or_text_fields(kind)
     for name, spelt in names:
         part = getattr(result, name)
-        if type(part) not in _TEXT or len(part) >= _LONG:
+        if part is not None and (type(part) not in _TEXT or len(part) >= _LONG):
             seen.setdefault(id(part), (part, hashlib.sha256(b"=" + key + spelt).digest()))
 
 

@@ -56,7 +56,7 @@ _TITLE, _ABSTRACT = _FIELD["title"], _FIELD["abstract"]
 
 Telling = tuple[str, tuple[str, ...], FieldTerms, FieldTerms]
 """What related_papers() reads of a paper: its slug, its tags' slugs and the terms of its title
-and abstract. A worker process is sent these (~20 MB pickled at 10,000 papers), not the papers."""
+and abstract. The process aside is sent these (~12 MB pickled at 10,000 papers), not the papers."""
 
 
 def telling(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ...]]) -> list[Telling]:
