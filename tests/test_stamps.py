@@ -1,5 +1,5 @@
 """generator.building.stamps: a content folder's stamp changes with anything a build reads of
-it, and is not given while a file changed too recently for its times to show a later change."""
+it, and names the files that changed too recently for their times to show a later change."""
 
 import os
 import time
@@ -26,7 +26,7 @@ def test_files_just_written_are_named_racy(tmp_path):
     assert content_stamp(content(tmp_path)).racy == {"site.yaml", "papers/p1.md", "papers/p2.md"}
 
 
-def test_paper_files_just_written_are_named_racy(tmp_path, monkeypatch):
+def test_a_file_is_racy_until_its_change_is_two_seconds_old(tmp_path, monkeypatch):
     folder = content(tmp_path)
     settled_at = max(path.stat().st_ctime_ns for path in folder.rglob("*"))
     time.sleep(0.05)  # past a tick of the file system's clock

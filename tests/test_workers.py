@@ -63,7 +63,7 @@ def fails():
     raise ValueError("made badly")
 
 
-def test_work_for_later_is_made_in_a_worker_while_this_process_goes_on():
+def test_work_for_later_is_made_in_another_process_while_this_one_goes_on():
     with Workers(2) as workers:
         result = workers.later(process_id, 0)
         assert result() != os.getpid()
