@@ -322,3 +322,17 @@ def test_serve_open_opens_the_printed_url_in_a_browser(tmp_path):
 def run_serve(root: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(REPO / "build.py"), "serve", *args], cwd=root,
                           capture_output=True, text=True, timeout=60)
+
+
+def test_a_second_ctrl_c_while_the_server_stops_is_ignored(tmp_path):
+    copy_content(tmp_path, copies=16)
+    with start(tmp_path) as server:
+        edit(tmp_path, PAPER, TITLE, "Edited")
+        server.wait_for_output(r"^Changed: ")
+        for _ in range(3):  # one to stop it, then more while it stops
+            server.process.send_signal(signal.SIGINT)
+            time.sleep(0.02)
+        assert server.stop() == 0
+        assert server.stdout[-1] == "Stopped."
+        assert not [line for line in server.stderr if "Traceback" in line]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".digest-cache", "_site", "content"]

@@ -7,6 +7,7 @@ writes to a temporary folder and removes it when interrupted).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import signal
 import sys
@@ -15,7 +16,7 @@ import time
 import traceback
 import webbrowser
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import jinja2
 
@@ -61,9 +62,10 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
     except KeyboardInterrupt:
         print("\nStopped.")
     finally:
-        _stop(server, running, watcher, status)
-        cache.close()
-        _remove_new_temp_folders(options.out, before)
+        with _uninterrupted():
+            _stop(server, running, watcher, status)
+            cache.close()
+            _remove_new_temp_folders(options.out, before)
     return 0
 
 
@@ -261,6 +263,21 @@ def _stop(server: PreviewServer, running: threading.Thread | None, watcher: Watc
     if running is not None:
         server.shutdown()
     server.server_close()
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Ctrl-C and `kill` ignored while the server stops: a second one, pressed while the first
+    was being acted on, stopped it with a traceback, its temporary folders left behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def _stop_on_signals() -> None:
