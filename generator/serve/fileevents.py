@@ -7,18 +7,23 @@ import os
 import threading
 from pathlib import Path
 
-from watchdog.events import (EVENT_TYPE_ATTRIB, EVENT_TYPE_CLOSED, EVENT_TYPE_CREATED,
-                             EVENT_TYPE_DELETED, EVENT_TYPE_MODIFIED, EVENT_TYPE_MOVED,
-                             FileSystemEvent, FileSystemEventHandler)
+from watchdog.events import (EVENT_TYPE_MODIFIED, DirAttribEvent, DirCreatedEvent, DirDeletedEvent,
+                             DirMovedEvent, FileAttribEvent, FileClosedEvent, FileCreatedEvent,
+                             FileDeletedEvent, FileModifiedEvent, FileMovedEvent, FileSystemEvent,
+                             FileSystemEventHandler)
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from ..content.theme import is_ignored
 
 
-CHANGES = frozenset({EVENT_TYPE_CREATED, EVENT_TYPE_DELETED, EVENT_TYPE_MODIFIED, EVENT_TYPE_MOVED,
-                     EVENT_TYPE_CLOSED, EVENT_TYPE_ATTRIB})
-"""The file events that may mean a change: a file closed after writing, or touched, too."""
+ASKED = [FileCreatedEvent, DirCreatedEvent, FileDeletedEvent, DirDeletedEvent, FileModifiedEvent,
+         FileAttribEvent, DirAttribEvent, FileMovedEvent, DirMovedEvent, FileClosedEvent]
+"""The file events that may mean a change (a file closed after writing, or touched, too), the
+only ones asked of the system: none for a file opened, or closed unwritten. Every build opens
+and reads each watched file; with those asked too, inotify sent two events a file, and handling
+them on this process's lock slowed each rebuild of a 10,000-paper digest by ~1.5 s."""
+CHANGES = frozenset(kind.event_type for kind in ASKED)
 
 
 class Wake(FileSystemEventHandler):
@@ -30,7 +35,7 @@ class Wake(FileSystemEventHandler):
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type not in CHANGES:
-            return  # why: the build itself opens and reads the watched files
+            return  # why: a backend may send what was not asked of it
         if event.is_directory and event.event_type == EVENT_TYPE_MODIFIED:
             return  # why: a folder's listing changed; the entry that changed has its own event
         for path in (event.src_path, getattr(event, "dest_path", "")):
@@ -56,7 +61,7 @@ def start_observer(roots: list[Path], skip: Path | None,
     try:
         for root in roots:
             if root.is_dir():
-                observer.schedule(handler, str(root), recursive=True)
+                observer.schedule(handler, str(root), recursive=True, event_filter=ASKED)
         observer.start()
     except (OSError, RuntimeError):  # why: e.g. the inotify watch limit; polling still works
         return None
