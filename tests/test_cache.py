@@ -151,6 +151,36 @@ def test_equal_arguments_find_the_same_result_whether_or_not_they_share_parts(tm
     assert made("text_of") == []
 
 
+SHAPES = [("a", "b"), (("a", "b"),), (("a",), "b"), ("a", ("b",)), ((), "a", "b"), ("a", (), "b"),
+          (("a", "b", ()),), ((("a", "b"),),), (tuple("abcdefghi"),), (tuple("abcdefgh"),),
+          ("a", {"b": 1}), (("a", {"b": 1}),), (("a", {"b": 2}),), ((1, 2.0, None, True, b"x"),)]
+
+
+def test_tuples_in_tuples_are_told_apart_by_their_shape_and_found_again_when_equal(tmp_path):
+    """A small tuple within another is hashed in place, between bytes no value begins with."""
+    folder = tmp_path / "cache"
+    with Cache(folder) as cache:
+        cache.map(text_of, [(shape,) for shape in SHAPES])
+        cache.commit()
+    assert len(made("text_of")) == len(SHAPES)
+    CALLS.clear()
+    with Cache(folder) as cache:
+        copies = [copied(shape) for shape in SHAPES]
+        assert cache.map(text_of, [(copy,) for copy in copies]) == [text(s) for s in SHAPES]
+    assert made("text_of") == []
+    keys = Cache(None).keys(text_of, None, [(shape,) for shape in SHAPES])
+    assert len(set(keys)) == len(SHAPES)
+
+
+def copied(value):
+    """An equal value whose tuples and dicts are new objects."""
+    if isinstance(value, tuple):
+        return tuple(copied(item) for item in value)
+    if isinstance(value, dict):
+        return {key: copied(item) for key, item in value.items()}
+    return value
+
+
 @pytest.mark.parametrize("kind", [str, bytes])
 @pytest.mark.parametrize("length", [10, 300, 100_000])
 def test_strings_short_or_long_find_the_result_made_from_equal_ones_alone_or_in_tuples(

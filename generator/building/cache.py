@@ -316,22 +316,41 @@ def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
 
 
 def _tuple_digest(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]]) -> bytes:
-    """A hash of a tuple's items: each short plain value marshalled (version 2: no references,
-    so equal values give equal bytes; each self-delimiting and typed), any other item's hash
-    after a zero byte, which begins no marshalled value."""
-    parts, known_of, dumps, plain = [b"("], seen.get, marshal.dumps, _PLAIN
+    """A hash of a tuple's items (see _tuple_parts)."""
+    parts = [b"("]
+    _tuple_parts(value, seen, parts)
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def _tuple_parts(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]],
+                 parts: list[bytes]) -> None:
+    """Each item of a tuple as `parts` of what is hashed: a short plain value marshalled
+    (version 2: no references, so equal values give equal bytes; each self-delimiting and typed);
+    a value already hashed, or any other but a small tuple, as its hash after a zero byte, which
+    begins no marshalled value; a small tuple's items in place, between the bytes 1 and 2, which
+    begin none either (a page's related links, an author's line on a page of authors: no hash of
+    their own for each of the ~30,000 a build gives)."""
+    known_of, dumps, plain = seen.get, marshal.dumps, _PLAIN
     for item in value:
         kind = type(item)
         if kind in plain and (kind not in _TEXT or len(item) < _LONG):
             parts.append(dumps(item, 2))
+            continue
+        known = known_of(id(item))
+        if known is not None:
+            parts.append(b"\0" + known[1])
+        elif kind is tuple and len(item) <= _SMALL:
+            parts.append(b"\1")
+            _tuple_parts(item, seen, parts)
+            parts.append(b"\2")
         else:
-            known = known_of(id(item))
-            parts.append(b"\0" + (known[1] if known is not None else _digest(item, seen)))
-    return hashlib.sha256(b"".join(parts)).digest()
+            parts.append(b"\0" + _digest(item, seen))
 
 
 _PLAIN = frozenset({str, bytes, int, float, bool, type(None)})
 _TEXT = (str, bytes)
+_SMALL = 8
+"""Items of a tuple given within another that are hashed in place (_tuple_parts)."""
 _LONG = 256
 """Characters (or bytes) from which a string is worth remembering by its id (a paper's card,
 ~3,000)."""

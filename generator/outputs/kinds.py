@@ -22,11 +22,11 @@ from .assets import asset_urls
 from .feeds import feed_file, group_feed_file
 from .interface import Interface, N_, Np_, interface
 from .lists import page_links
-from .pages import (GroupWords, author_page_context, authors_index_context, common_context,
-                    group_context, group_counts, group_index_context, home_context,
-                    not_found_context, paper_links, saved_context, search_context,
-                    threads_context)
-from .render import render_list_page, render_page, render_paper_page
+from .pages import (GroupWords, author_lines, author_page_context, authors_index_context,
+                    common_context, group_context, group_counts, group_index_context,
+                    home_context, not_found_context, paper_links, saved_context,
+                    search_context, threads_context)
+from .render import render_author_page, render_list_page, render_page, render_paper_page
 from .settings import NAME as SETTINGS
 from .settings import settings_job, settings_script
 
@@ -267,9 +267,11 @@ class AuthorPages:
                 for path, groups in sorted(by_page.items())]
 
     def job(self, page: Page, given: Given) -> FileJob:
-        context = author_page_context(list(page.shows), given.site, given.link_of, given.ui)
-        return FileJob(page.path, render_page, (self.template, given.common, given.site.config,
-                                                page.path, context), given.theme.templates)
+        groups = list(page.shows)
+        context = author_page_context(groups, given.site, given.ui)
+        return FileJob(page.path, render_author_page,
+                       (self.template, given.common, given.site.config, page.path, context,
+                        author_lines(groups, given.link_of)), given.theme.templates)
 
     def feeds(self, site: Site, templates: Templates) -> list[FileJob]:
         return []

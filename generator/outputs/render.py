@@ -16,7 +16,8 @@ from ..model.records import Paper, SiteConfig, Templates
 from ..model.urls import Urls
 from .interface import interface
 from .metadata import page_meta
-from .pages import Threads, paper_card, paper_context, threads_values
+from .pages import (AuthorLine, Threads, author_lines_values, paper_card, paper_context,
+                    threads_values)
 
 CARD = "_partials/paper_card.html"
 
@@ -96,6 +97,14 @@ def render_paper_page(templates: Templates, common: dict[str, Any], config: Site
     context = paper_context(paper, card, bibtex, urls, ui, author_pages)
     return render_page(templates, "paper.html", common, config, path,
                        {**context, **threads_values(threads)}, paper)
+
+
+def render_author_page(templates: Templates, template: str, common: dict[str, Any],
+                       config: SiteConfig, path: str, context: dict[str, Any],
+                       lines: tuple[AuthorLine, ...]) -> bytes:
+    """One page of authors, each with their papers (pages.author_lines())."""
+    return render_page(templates, template, common, config, path,
+                       {**context, "authors": author_lines_values(lines)})
 
 
 def render_list_page(templates: Templates, template: str, common: dict[str, Any],
