@@ -1,7 +1,11 @@
+import datetime as dt
 import json
 
 from factories import make_paper, make_site
+from generator.building.cache import Cache
+from generator.model import urls as paths
 from generator.search.documents import document_jobs, facet_table
+from generator.search.index import search_jobs
 
 
 def chunks_of(site) -> dict[str, list[str]]:
@@ -33,3 +37,20 @@ def test_a_paper_added_changes_its_own_chunk_only():
     after = chunks_of(make_site(papers + [make_paper("new", title="New")]))
     changed = [path for path in before if before[path] != after[path]]
     assert len(changed) == 1 and "New" in after[changed[0]]
+
+
+def test_the_facet_tables_key_follows_what_it_shows_not_the_rest_of_a_paper():
+    """A title, abstract or notes edited keeps the facet table (its job is given facet_rows());
+    a tag, venue or year changed remakes it (or the order of the papers, by date then title)."""
+    def key(**edit):
+        def paper(n, **more):
+            return make_paper(f"p{n}", **{"tags": ["LLM"], "venue": "ICLR 2025",
+                                           "date": dt.date(2025, 1, 1 + n), **more})
+        papers = [paper(n) for n in range(3)]
+        papers[1] = paper(1, **edit)
+        job, = [j for j in search_jobs(make_site(papers), ()) if j.path == paths.SEARCH_META]
+        return Cache(None).keys(job.make, job.shared, [job.args])[0]
+
+    assert key(title="Edited", abstract_text="Edited", notes_text="Edited") == key()
+    assert len({key(), key(tags=["RL"]), key(venue="NeurIPS 2025"),
+                key(date=dt.date(2024, 1, 2))}) == 4

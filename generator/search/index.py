@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..model import urls as paths
 from ..model.records import FileJob, OutputFile, Paper, Site
-from .documents import document_jobs, facet_table, to_json
+from .documents import FacetRow, document_jobs, facet_rows, facet_table_of, to_json
 from .lunrindex import BuiltIndex, build_from_terms
 from .packed import packed_json
 from .terms import FIELDS, FieldTerms, paper_terms
@@ -31,9 +31,9 @@ def index_json(terms: tuple[tuple[FieldTerms, ...], ...]) -> bytes:
     return packed_json(index_of_terms(terms))
 
 
-def facets_json(papers: tuple[Paper, ...]) -> bytes:
-    """The facet table of the papers in reading order."""
-    return to_json(facet_table(papers))
+def facets_json(rows: tuple[FacetRow, ...]) -> bytes:
+    """The facet table of the papers' facet_rows(), in reading order."""
+    return to_json(facet_table_of(rows))
 
 
 def search_jobs(site: Site, terms: tuple[tuple[FieldTerms, ...], ...],
@@ -42,7 +42,7 @@ def search_jobs(site: Site, terms: tuple[tuple[FieldTerms, ...], ...],
     `terms` (paper_terms() of each, in the site's order); `index` waits for index_json(terms)
     begun aside, if it was."""
     return document_jobs(site) + [
-        FileJob(paths.SEARCH_META, facets_json, (site.papers,)),
+        FileJob(paths.SEARCH_META, facets_json, (facet_rows(site.papers),)),
         FileJob(paths.SEARCH_INDEX, index_json, (terms,), aside=index)]
 
 
