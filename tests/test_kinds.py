@@ -11,7 +11,7 @@ from collections import deque
 import pytest
 
 import sitecheck
-from factories import make_paper, make_site, theme
+from factories import make_paper, make_site, parts_of, related_of, theme
 from generator.outputs import kinds
 from generator.outputs.interface import interface
 from generator.outputs.kinds import KINDS
@@ -69,3 +69,33 @@ def test_the_pages_listed_for_a_site_are_let_go_with_it():
     gc.collect()
     assert paper() is None
     assert kinds._listed is None
+
+
+class Watched(dict):
+    """Related papers that say how many jobs had been made when they were first read."""
+
+    def __init__(self, values, made):
+        super().__init__(values)
+        self.made, self.first_read = made, None
+
+    def get(self, key, default=None):
+        if self.first_read is None:
+            self.first_read = len(self.made)
+        return super().get(key, default)
+
+
+def test_the_paper_pages_jobs_are_made_last_and_listed_in_the_kinds_order(monkeypatch):
+    """Related papers may still be being found aside when the jobs are made: every other
+    kind's jobs are made first, and the jobs still come in the kinds' order."""
+    site = make_site([make_paper(f"p{n}", tags=["LLM"]) for n in range(3)])
+    made = []
+    for kind in {type(kind) for kind in KINDS}:
+        monkeypatch.setattr(kind, "job", lambda self, page, given, real=kind.job:
+                            made.append(page.path) or real(self, page, given))
+    related = Watched(related_of(site.papers), made)
+    jobs = kinds.page_jobs(site, theme(), parts_of(site), related)
+    papers = len(site.papers)
+    assert related.first_read == len(made) - papers + 1  # read by the first paper page
+    assert made[-papers:] == [page.path for page in kinds.PaperPages().pages(site)]
+    assert [job.path for job in jobs[1:]] == [
+        page.path for kind in KINDS for page in kinds.site_pages(site)[kind.name]]
