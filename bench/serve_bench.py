@@ -7,11 +7,11 @@ tests/serveprocess.py) on a copy of content/ (the ICLR digest) and on a syntheti
 `--papers` papers (bench/synthetic.py, seeded, so every run builds the same site), each in a
 temporary folder. For each it saves an edited paper `--edits` times and times save -> reload
 event on the server's event stream; it prints the median, the fastest and the slowest time
-to the first reload event, which reloads the tab showing the saved paper (its quick page,
-see generator/building/quickpages.py), and to the full build's, which reloads every tab; how
-much of that the full rebuild took (from the server's `Rebuilt in` line: one full build with
-the cache the server keeps in memory); and the server's idle CPU use. The repository's
-content/ is only read.
+to the first reload event, which reloads the tabs showing the saved paper (its quick page,
+and the lists that show its row: see generator/building/quickpages.py), and to the full
+build's, which reloads every tab; how much of that the full rebuild took (from the server's
+`Rebuilt in` line: one full build with the cache the server keeps in memory); and the
+server's idle CPU use. The repository's content/ is only read.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ def measure(name: str, make_content, edits: int) -> None:  # noqa: ANN001
     print(f"{name}: {len(papers)} papers, first build {cold:.2f} s")
     print(f"  save -> the paper's tab reloads: median {statistics.median(paper_tab):.3f} s "
           f"(fastest {min(paper_tab):.3f}, slowest {max(paper_tab):.3f}, {edits} saves, "
-          f"{sum(t.quick for t in timings)} of them shown as quick pages first)")
+          f"{sum(t.quick for t in timings)} of them shown as quick pages first, with "
+          f"{min(t.lists for t in timings)}-{max(t.lists for t in timings)} pages of lists)")
     print(f"  save -> every tab reloads (the full build): median "
           f"{statistics.median(every_tab):.3f} s (fastest {min(every_tab):.3f}, slowest "
           f"{max(every_tab):.3f}); the first save: {every_tab[0]:.3f} s")
@@ -84,12 +85,14 @@ def _edit_and_time(server, papers: list[Path],  # noqa: ANN001
             paper.write_text(edited, encoding="utf-8")
             seen = events.wait_for(lambda e: e["version"] != seen["version"], timeout=300)
             first = time.perf_counter() - started
-            quick = any(path.endswith(f"/papers/{paper.stem}/") for path in seen.get("only", ()))
+            shown = seen.get("only", ())
+            quick = any(path.endswith(f"/papers/{paper.stem}/") for path in shown)
             if quick:  # why: the paper's page came first; the full build follows
                 seen = events.wait_for(lambda e: e["version"] != seen["version"], timeout=300)
             total = time.perf_counter() - started
             build = server.wait_for_output(r"^Rebuilt in ([\d.]+) s", after=printed)
-            timings.append(Timing(first, total, float(build.group(1)), quick))
+            timings.append(Timing(first, total, float(build.group(1)), quick,
+                                  max(0, len(shown) - 1) if quick else 0))
     return timings
 
 
@@ -105,6 +108,8 @@ class Timing:
     """The full build's own time (the server's `Rebuilt in`)."""
     quick: bool
     """Whether the paper's page was shown before the full build (building/quickpages.py)."""
+    lists: int
+    """Pages of lists that show the paper shown with it (none when the save moved it)."""
 
 
 SETTLE = 3.0

@@ -4,6 +4,7 @@ can be reached from the home page by its links, and the header's menu is the kin
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import weakref
 from collections import deque
@@ -12,6 +13,7 @@ import pytest
 
 import sitecheck
 from factories import make_paper, make_site, parts_of, related_of, theme
+from generator.building.cache import Cache
 from generator.outputs import kinds
 from generator.outputs.interface import interface
 from generator.outputs.kinds import KINDS
@@ -99,3 +101,28 @@ def test_the_paper_pages_jobs_are_made_last_and_listed_in_the_kinds_order(monkey
     assert made[-papers:] == [page.path for page in kinds.PaperPages().pages(site)]
     assert [job.path for job in jobs[1:]] == [
         page.path for kind in KINDS for page in kinds.site_pages(site)[kind.name]]
+
+
+def test_quick_page_jobs_are_the_jobs_page_jobs_makes_for_the_lists_that_show_a_paper():
+    """The preview server's quick pages (building/quickpages.py): for papers first, last and
+    at the edges of pages (of home, of a tag, of authors), the same jobs as the full build's."""
+    papers = [make_paper(f"p{n:03}", date=dt.date(2024, 1, 1) + dt.timedelta(days=n),
+                         tags=["LLM"] + (["RL"] if n % 3 == 0 else []),
+                         authors=(f"Author {n % 40}", "Ada Lovelace"))
+              for n in range(130)]
+    site = make_site(papers, page_size=20)
+    parts, related = parts_of(site), related_of(site.papers)
+    every = {job.path: job for job in kinds.page_jobs(site, theme(), parts, related)}
+    cache = Cache(None)
+    for n in (0, 1, 19, 20, 21, 39, 40, 100, 128, 129):
+        slug = site.papers[n].slug
+        quick = kinds.quick_page_jobs(site, theme(), parts, related, [slug], [slug])
+        paths_shown = [job.path for job in quick]
+        assert paths_shown[0] == f"papers/{slug}/index.html"
+        assert any(p.startswith("tags/llm/") for p in paths_shown)
+        assert any(p.startswith("authors/") for p in paths_shown)
+        for job in quick:
+            same = every[job.path]
+            assert cache.keys(job.make, job.shared, [job.args]) == \
+                cache.keys(same.make, same.shared, [same.args]), job.path
+            assert slug.encode() in job.made().data, job.path

@@ -64,6 +64,52 @@ def test_quick_pages_are_made_for_every_paper_of_a_burst_of_saves(built):
     assert b"Notes on third, again." in pages["papers/third/index.html"]
 
 
+LISTS = ["index.html", "tags/agents/index.html", "tags/planning/index.html"]
+"""The pages of lists that show each paper of the digest `built`: home's and its tags'."""
+
+
+def lists_of(made, slug):
+    """The paths of the pages of `built` that show the paper `slug` in a list."""
+    return LISTS + [f"authors/{page}/index.html" for page in author_pages(made, slug)]
+
+
+def author_pages(made, slug):
+    from generator.model import urls as paths
+    paper, = [p for p in made.site.papers if p.slug == slug]
+    return sorted({paths.bucket(a, made.site.author_pages) for a in paper.author_slugs})
+
+
+def test_a_new_title_makes_the_lists_that_show_the_paper_as_the_full_build_does(built):
+    options, made = built
+    rewrite(options, "second", "title: Paper second", "title: Paper second, retitled")
+    pages = quick_pages(made, {str(paper(options, "second"))})
+    assert sorted(pages) == sorted(["papers/second/index.html", *lists_of(made, "second")])
+    build(options)
+    for path in lists_of(made, "second"):
+        assert b"Paper second, retitled" in pages[path]
+        assert pages[path] == (options.out / path).read_bytes(), path
+
+
+def test_lists_wait_for_the_full_build_when_a_saved_paper_moves_in_them(tmp_path):
+    """Its place in a list (reading order: newest first, then by title) changed: only its own
+    page is quick; so also for a new day, new tags or new authors."""
+    papers = {slug: paper_source(title=title, tags=TAGS, date="2025-04-20")
+              for slug, title in (("a", "Alpha"), ("b", "Beta"), ("c", "Gamma"))}
+    options = BuildOptions(content=write_content(tmp_path, papers), out=tmp_path / "_site",
+                           project=REPO)
+    made = []
+    build(options, made=made.append)
+    rewrite(options, "b", "title: Beta", "title: Zeta")  # now after Gamma
+    assert list(quick_pages(made[0], {str(paper(options, "b"))})) == ["papers/b/index.html"]
+    rewrite(options, "b", "title: Zeta", "title: Delta")  # between Alpha and Gamma still
+    assert len(quick_pages(made[0], {str(paper(options, "b"))})) > 1
+    for old, new in (("date: '2025-04-20'", "date: '2025-04-19'"), ("- planning", "- search"),
+                     ("- Ada Lovelace", "- Grace Hopper")):
+        rewrite(options, "b", old, new)
+        assert list(quick_pages(made[0], {str(paper(options, "b"))})) == ["papers/b/index.html"]
+        rewrite(options, "b", new, old)
+
+
 @pytest.mark.parametrize("change", ["site.yaml", "new paper", "removed paper", "draft", "error",
                                     "not a paper", "nothing"])
 def test_anything_but_edits_of_papers_that_still_build_waits_for_the_full_build(built, change):

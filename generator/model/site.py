@@ -28,7 +28,12 @@ def build_site(papers: Iterable[Paper], config: SiteConfig, updated: dt.datetime
 
 def reading_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
     """Newest first, then by title, then by file name: the order of every list of papers."""
-    return tuple(sorted(papers, key=lambda p: (-p.date.toordinal(), p.title_text.casefold(), p.slug)))
+    return tuple(sorted(papers, key=reading_key))
+
+
+def reading_key(paper: Paper) -> tuple[int, str, str]:
+    """What reading_order() sorts a paper by."""
+    return -paper.date.toordinal(), paper.title_text.casefold(), paper.slug
 
 
 def updated_time(papers: Iterable[Paper], environ: Mapping[str, str]) -> dt.datetime:

@@ -318,16 +318,59 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
     return [settings] + [job for kind in KINDS for job in jobs[kind.name]]
 
 
-def paper_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
-                    related: Mapping[str, tuple[str, ...]], slugs: Sequence[str]
-                    ) -> list[FileJob]:
-    """The pages of the papers `slugs` only, as page_jobs() makes them: the preview server's
-    quick pages (building/quickpages.py), without listing every page of the site."""
+def quick_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
+                    related: Mapping[str, tuple[str, ...]], slugs: Sequence[str],
+                    listed: Sequence[str] = ()) -> list[FileJob]:
+    """The pages of the papers `slugs`, and the pages of lists that show the papers `listed`
+    (home's, their tags' and their authors' page that holds each), as page_jobs() makes them:
+    the preview server's quick pages (building/quickpages.py), without listing every page of
+    the site."""
     _, given = _given(site, theme, parts, related)
     place = {paper.slug: n for n, paper in enumerate(site.papers)}
-    kind = PaperPages()
-    return [kind.job(Page(paths.paper_file(slug), site.papers[place[slug]].date.isoformat(),
-                          place[slug]), given) for slug in slugs]
+    papers = PaperPages()
+    jobs = [papers.job(Page(paths.paper_file(slug), site.papers[place[slug]].date.isoformat(),
+                            place[slug]), given) for slug in slugs]
+    pages: dict[str, tuple[PageKind, Page]] = {}
+    for slug in listed:
+        for kind, page in _lists_showing(site, site.papers[place[slug]]):
+            pages.setdefault(page.path, (kind, page))
+    return jobs + [kind.job(page, given) for kind, page in pages.values()]
+
+
+def _lists_showing(site: Site, paper: Paper) -> list[tuple[PageKind, Page]]:
+    """The kind and page of each list that shows `paper`: the page of home, of each of its
+    groups (its tags') and of its authors that holds it. Page.day is left empty: a job does
+    not read it."""
+    found: list[tuple[PageKind, Page]] = []
+    size = site.config.page_size
+    for kind in KINDS:
+        if isinstance(kind, Home):
+            found.append((kind, _listing_page(paths.HOME, site.papers, paper.slug, size)))
+        elif isinstance(kind, GroupPages):
+            slugs = {slug for _, slug in kind.grouping.values(paper)}
+            for group in site.groups[kind.grouping.name]:
+                if group.slug in slugs:
+                    first = paths.group_file(kind.grouping.name, group.slug)
+                    found.append((kind, _listing_page(first, group.papers, paper.slug, size,
+                                                      group)))
+        elif isinstance(kind, AuthorPages):
+            wanted: dict[str, list[Group]] = {paths.author_file(slug, site.author_pages): []
+                                              for slug in paper.author_slugs if slug}
+            for group in site.authors:
+                on = wanted.get(paths.author_file(group.slug, site.author_pages))
+                if on is not None:
+                    on.append(group)
+            found.extend((kind, Page(path, "", tuple(groups))) for path, groups in wanted.items())
+    return found
+
+
+def _listing_page(first_page: str, papers: tuple[Paper, ...], slug: str, page_size: int,
+                  about: Any = None) -> Page:
+    """The page of a list of `papers` (see listing()) that shows the paper `slug`."""
+    count = paths.page_count(len(papers), page_size)
+    at = next(n for n, paper in enumerate(papers) if paper.slug == slug)
+    n = min(count, (len(papers) - 1 - at) // page_size + 1)
+    return Page(paths.listing_file(first_page, n, count), "", (about, n, count))
 
 
 def _given(site: Site, theme: Theme, parts: Sequence[PaperParts],
