@@ -283,3 +283,29 @@ def test_on_a_chinese_site_english_paper_text_is_marked_english_and_chinese_text
 def test_on_an_english_site_paper_text_carries_no_lang():
     site = make_site([make_paper("x", title="Graph Networks", date=PAPER_DAY)], language="en-GB")
     assert 'lang="en"' not in "".join(pages_of(site).values())
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_templates_messages_are_what_jinjas_own_i18n_makes_of_them(language):
+    """render.py gives templates a `_()` of its own, each message translated once: the same
+    markup as Jinja's new-style, autoescaped gettext, for every message of the catalogue, with
+    and without values to fill in (escaped), and '%%' made '%'."""
+    import jinja2
+    from generator.outputs.render import environment
+
+    templates = theme().templates
+    ours = environment(templates, language)
+    jinjas = jinja2.Environment(extensions=["jinja2.ext.i18n"], autoescape=True)
+    jinjas.install_gettext_translations(interface(templates, language).translations,
+                                        newstyle=True)
+    messages = [m.id for m in catalogues.catalogue(language)
+                if m.id and isinstance(m.id, str) and "%(" not in m.id] + ["100%% sure", "<b>"]
+    assert len(messages) > 20
+    for message in messages:
+        source = "{{ _(m) }}|{{ _(m) }}"
+        assert ours.from_string(source).render(m=message) == \
+            jinjas.from_string(source).render(m=message), message
+    filled = '{{ _("Also written %(names)s", names=n) }}'
+    for names in ("Zoë Müller", "<script>&amp;"):
+        assert ours.from_string(filled).render(n=names) == \
+            jinjas.from_string(filled).render(n=names)

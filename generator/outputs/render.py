@@ -59,8 +59,31 @@ def environment(templates: Templates, language: str = "en") -> jinja2.Environmen
     )
     env.policies["ext.i18n.trimmed"] = True  # why: a message is one line, however it is wrapped
     env.install_gettext_translations(ui.translations, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["_"] = _messages(ui.translations.gettext)
     env.filters.update(number=ui.number, as_list=ui.as_list, lang_attr=lang_attr)
     return env
+
+
+def _messages(translate: Callable[[str], str]) -> Callable[..., Markup]:
+    """`_()` as Jinja's i18n extension makes it, new-style in an autoescaping environment (the
+    translation is markup, always formatted with the keyword arguments given, escaped), each
+    message translated once. Jinja's own goes through two calls of the template's context a
+    message: ~1.6 s of the workers' time in a cold 10,000-paper build, ~220,000 messages."""
+    translated: dict[str, Markup] = {}
+    alone: dict[str, Markup] = {}
+
+    def gettext(message: str, **values: Any) -> Markup:
+        if not values and message in alone:
+            return alone[message]
+        markup = translated.get(message)
+        if markup is None:
+            markup = translated[message] = Markup(translate(message))
+        if values:
+            return markup % values
+        alone[message] = markup % values  # why: '%%' is '%' even with nothing to format
+        return alone[message]
+
+    return gettext
 
 
 def lang_attr(tag: str) -> Markup:
