@@ -7,6 +7,7 @@ import pytest
 from factories import REPO, paper_source, write_content
 from generator.building.pipeline import BuildOptions, build
 from generator.building.quickpages import page_urls, quick_pages
+from generator.model import urls as paths
 
 TAGS = ["agents", "planning"]
 
@@ -74,7 +75,6 @@ def lists_of(made, slug):
 
 
 def author_pages(made, slug):
-    from generator.model import urls as paths
     paper, = [p for p in made.site.papers if p.slug == slug]
     return sorted({paths.bucket(a, made.site.author_pages) for a in paper.author_slugs})
 
