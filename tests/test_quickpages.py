@@ -108,6 +108,10 @@ def test_lists_wait_for_the_full_build_when_a_saved_paper_moves_in_them(tmp_path
         rewrite(options, "b", old, new)
         assert list(quick_pages(made[0], {str(paper(options, "b"))})) == ["papers/b/index.html"]
         rewrite(options, "b", new, old)
+    rewrite(options, "a", "title: Alpha", "title: Alpha, revised")  # stays first
+    rewrite(options, "c", "title: Gamma", "title: Aaa")  # now first: in a's lists where it was
+    saved = {str(paper(options, slug)) for slug in ("a", "c")}
+    assert sorted(quick_pages(made[0], saved)) == ["papers/a/index.html", "papers/c/index.html"]
 
 
 @pytest.mark.parametrize("change", ["site.yaml", "new paper", "removed paper", "draft", "error",

@@ -32,8 +32,9 @@ from .pipeline import Made
 def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
     """The output path and bytes of the page of each paper among the `changed` paths, made from
     the last build `made` with those papers read again, and of each page of a list that shows
-    one whose row changed and stays where it was (lists_unmoved); none unless every changed
-    path is a paper of that build that still builds, and stays in the site."""
+    one whose row changed, when every one whose row changed stays where it was
+    (lists_unmoved); none unless every changed path is a paper of that build that still
+    builds, and stays in the site."""
     folder = (made.options.content / PAPERS_DIR).resolve()
     files = [Path(path) for path in changed]
     place = {paper.slug: n for n, paper in enumerate(made.site.papers)}
@@ -55,8 +56,10 @@ def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
         n = place[file.stem]
         parts[n] = paper_parts(made.theme.templates, *inputs[n])
     slugs = [f.stem for f in files]
-    listed = [slug for slug in slugs if parts[place[slug]].card != made.parts[place[slug]].card
-              and lists_unmoved(made.site.papers, site.papers, place[slug])]
+    rows = [slug for slug in slugs if parts[place[slug]].card != made.parts[place[slug]].card]
+    # why: one saved paper that moved would show in the others' lists where it was
+    listed = rows if all(lists_unmoved(made.site.papers, site.papers, place[slug])
+                         for slug in rows) else []
     jobs = quick_page_jobs(site, made.theme, parts, made.related, slugs, listed)
     return {job.path: job.made().data for job in jobs}
 
