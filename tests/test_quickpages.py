@@ -114,6 +114,25 @@ def test_lists_wait_for_the_full_build_when_a_saved_paper_moves_in_them(tmp_path
     assert sorted(quick_pages(made[0], saved)) == ["papers/a/index.html", "papers/c/index.html"]
 
 
+def test_lists_wait_when_a_paper_saved_with_the_one_shown_changed_what_they_show_of_it(tmp_path):
+    """A fourth author renamed leaves its paper's row as it was (a row names the first two of
+    more than three), but the pages of authors list every author: saved with another paper
+    whose row changed, that paper's lists wait for the full build too."""
+    papers = {"p1": paper_source(title="One", tags=TAGS, date="2025-04-20",
+                                 authors=["Ada Lovelace", "Grace Hopper", "Alan Turing",
+                                          "Dora Dorsey"]),
+              "p2": paper_source(title="Two", tags=TAGS, date="2025-04-21",
+                                 abstract="First abstract.")}
+    options = BuildOptions(content=write_content(tmp_path, papers), out=tmp_path / "_site",
+                           project=REPO)
+    made = []
+    build(options, made=made.append)
+    rewrite(options, "p1", "Dora Dorsey", "Edna Everett")
+    rewrite(options, "p2", "First abstract.", "Second abstract.")
+    saved = {str(paper(options, slug)) for slug in ("p1", "p2")}
+    assert sorted(quick_pages(made[0], saved)) == ["papers/p1/index.html", "papers/p2/index.html"]
+
+
 @pytest.mark.parametrize("change", ["site.yaml", "new paper", "removed paper", "draft", "error",
                                     "not a paper", "nothing"])
 def test_anything_but_edits_of_papers_that_still_build_waits_for_the_full_build(built, change):

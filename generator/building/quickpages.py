@@ -32,7 +32,7 @@ from .pipeline import Made
 def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
     """The output path and bytes of the page of each paper among the `changed` paths, made from
     the last build `made` with those papers read again, and of each page of a list that shows
-    one whose row changed, when every one whose row changed stays where it was
+    one whose row changed, when every saved paper stays where and as it was in the lists
     (lists_unmoved); none unless every changed path is a paper of that build that still
     builds, and stays in the site."""
     folder = (made.options.content / PAPERS_DIR).resolve()
@@ -57,9 +57,10 @@ def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
         parts[n] = paper_parts(made.theme.templates, *inputs[n])
     slugs = [f.stem for f in files]
     rows = [slug for slug in slugs if parts[place[slug]].card != made.parts[place[slug]].card]
-    # why: one saved paper that moved would show in the others' lists where it was
+    # why: every saved paper, its row changed or not: one that moved, or whose authors or tags
+    # changed, would show in the others' lists (its authors' lines) as the last build had it
     listed = rows if all(lists_unmoved(made.site.papers, site.papers, place[slug])
-                         for slug in rows) else []
+                         for slug in slugs) else []
     jobs = quick_page_jobs(site, made.theme, parts, made.related, slugs, listed)
     return {job.path: job.made().data for job in jobs}
 
