@@ -305,7 +305,10 @@ def test_the_templates_messages_are_what_jinjas_own_i18n_makes_of_them(language)
         source = "{{ _(m) }}|{{ _(m) }}"
         assert ours.from_string(source).render(m=message) == \
             jinjas.from_string(source).render(m=message), message
-    filled = '{{ _("Also written %(names)s", names=n) }}'
-    for names in ("Zoë Müller", "<script>&amp;"):
-        assert ours.from_string(filled).render(n=names) == \
-            jinjas.from_string(filled).render(n=names)
+    for filled in ('{{ _("Also written %(names)s", names=n) }}',
+                   '{{ _("Error: %(message)s", message=n) }}',
+                   '{% autoescape false %}{{ _("Also written %(names)s", names=n) }}'
+                   '{{ _("100%% <b>") | e }}{% endautoescape %}'):
+        for names in ("Zoë Müller", "<script>&amp;"):
+            assert ours.from_string(filled).render(n=names) == \
+                jinjas.from_string(filled).render(n=names), filled
