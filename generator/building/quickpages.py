@@ -6,12 +6,12 @@ docs/explanation/build-and-cache.md). The curator who saves a paper is looking a
 or at a list that shows it, so the server first makes its page again from the last build with
 only the saved papers replaced (their related papers, neighbours and citation keys as the last
 build found them), and the pages of home, of its tags and of its authors that show its row,
-when that row changed and the paper stays where it was in them (lists_unmoved: then those
-pages are exactly what the full build makes); it serves them from memory and reloads the tabs
-showing them; then it runs the full build, which replaces every quick page and reloads every
-tab. Hugo's server does the same ("fast render mode"). Anything else a save may change (a new,
-renamed, removed or draft paper, site.yaml, a template, a paper that does not build) waits for
-the full build as before.
+when that row changed and every saved paper stays where and as it was in them
+(lists_unmoved: then those pages are exactly what the full build makes); it serves them from
+memory and reloads the tabs showing them; then it runs the full build, which replaces every
+quick page and reloads every tab. Hugo's server does the same ("fast render mode"). Anything
+else a save may change (a new, renamed, removed or draft paper, site.yaml, a template, a paper
+that does not build) waits for the full build as before.
 """
 
 from __future__ import annotations
