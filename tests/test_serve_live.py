@@ -338,3 +338,20 @@ def test_a_second_ctrl_c_while_the_server_stops_is_ignored(tmp_path):
         assert server.stdout[-1] == "Stopped."
         assert not [line for line in server.stderr if "Traceback" in line]
     assert sorted(p.name for p in tmp_path.iterdir()) == [".digest-cache", "_site", "content"]
+
+
+def test_ctrl_c_pressed_again_and_again_until_the_server_has_ended_is_ignored(tmp_path):
+    """Every Ctrl-C after the first, up to the end of the process, whenever it comes: one that
+    came after the cleanup once ended the process by an uncaught KeyboardInterrupt (-2)."""
+    copy_content(tmp_path)
+    with start(tmp_path) as server:
+        deadline = time.monotonic() + 20
+        while server.process.poll() is None and time.monotonic() < deadline:
+            try:
+                server.process.send_signal(signal.SIGINT)
+            except ProcessLookupError:
+                break
+            time.sleep(0.002)
+        assert server.stop() == 0
+        assert server.stdout[-1] == "Stopped."
+        assert not [line for line in server.stderr if "Traceback" in line]

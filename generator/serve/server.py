@@ -7,7 +7,6 @@ writes to a temporary folder and removes it when interrupted).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import signal
 import sys
@@ -16,7 +15,7 @@ import time
 import traceback
 import webbrowser
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import jinja2
 
@@ -62,10 +61,10 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
     except KeyboardInterrupt:
         print("\nStopped.")
     finally:
-        with _uninterrupted():
-            _stop(server, running, watcher, status)
-            cache.close()
-            _remove_new_temp_folders(options.out, before)
+        _ignore_signals()
+        _stop(server, running, watcher, status)
+        cache.close()
+        _remove_new_temp_folders(options.out, before)
     return 0
 
 
@@ -265,19 +264,15 @@ def _stop(server: PreviewServer, running: threading.Thread | None, watcher: Watc
     server.server_close()
 
 
-@contextlib.contextmanager
-def _uninterrupted() -> Iterator[None]:
-    """Ctrl-C and `kill` ignored while the server stops: a second one, pressed while the first
-    was being acted on, stopped it with a traceback, its temporary folders left behind."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
+def _ignore_signals() -> None:
+    """Ctrl-C and `kill` ignored from when the server stops until the process ends: a second
+    one, pressed while the first was being acted on, stopped it with a traceback, its temporary
+    folders left behind; and one that came just after the handlers were given back ended the
+    process by an uncaught KeyboardInterrupt (exit status -2). Like _stop_on_signals, for the
+    main thread of a process that serves and then ends."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def _stop_on_signals() -> None:
