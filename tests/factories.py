@@ -53,7 +53,7 @@ def make_config(**overrides: object) -> SiteConfig:
 def make_paper(slug: str = "a-paper", **overrides: object) -> Paper:
     """A Paper record without going through the files."""
     values: dict = {
-        "slug": slug, "source": Path(f"content/papers/{slug}.md"), "title": "A Paper",
+        "slug": slug, "source": f"content/papers/{slug}.md", "title": "A Paper",
         "authors": ("Ada Lovelace",), "date": dt.date(2025, 4, 24), "abstract": "We study things.",
         "abstract_html": "<p>We study things.</p>", "abstract_text": "We study things.",
     }

@@ -1,4 +1,5 @@
 import datetime as dt
+import pickle
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,8 @@ from generator.content.documents import load_documents, read_document
 from generator.content.papers import check, check_file, combine, validate
 from generator.model.citation import base_key
 from generator.model.errors import BuildFailed
-from generator.model.records import SourceFile
+from generator.building.cache import _pickled
+from generator.model.records import Citation, SourceFile
 
 
 def papers_from(tmp_path, **files):
@@ -35,7 +37,7 @@ def test_validate_builds_a_paper_from_every_field(tmp_path):
     assert "$" not in paper.abstract_text and "bold" in paper.abstract_text
     assert paper.notes_html == "<p><strong>Read</strong> it.</p>"
     assert paper.extra == {"poster": 3}
-    assert paper.source == tmp_path / "content/papers/x.md"
+    assert paper.source == str(tmp_path / "content/papers/x.md")
     assert base_key(paper) == "lovelace2025paper"
 
 
@@ -148,6 +150,23 @@ def test_check_file_gives_the_paper_or_the_errors_of_one_file(tmp_path):
     assert [(e.line, e.message.split(";")[0]) for e in broken.errors] == [(1, "missing front matter")]
     missing = check_file(SourceFile(tmp_path / "missing.md", paper_source(title=None).encode()))
     assert not missing.ok() and len(missing.errors) == 1
+
+
+def test_a_checked_paper_read_back_from_its_pickle_is_equal_and_pickles_to_the_same_bytes(
+        tmp_path):
+    # the cache keeps checked papers pickled and hashes a paper by its pickle without memo
+    plain = check_file(SourceFile(tmp_path / "plain.md", paper_source().encode()))
+    cited = check_file(SourceFile(tmp_path / "cited.md", paper_source(
+        citation={"booktitle": "Advances in NeurIPS", "editor": ["Kate Larson"]}).encode()))
+    assert plain.paper.citation == Citation() and cited.paper.citation.editor == ("Kate Larson",)
+    for checked in (plain, cited):
+        again = pickle.loads(pickle.dumps(checked, pickle.HIGHEST_PROTOCOL))
+        assert again == checked and type(again.paper.source) is str
+        assert _pickled(again.paper) == _pickled(checked.paper)
+    # an empty citation, however made, is one shared record once read back: none made again
+    read = [pickle.loads(pickle.dumps(Citation(), pickle.HIGHEST_PROTOCOL)) for _ in range(2)]
+    assert read[0] is read[1] and not read[0].editor
+    assert _pickled(Citation()) == _pickled(plain.paper.citation) != _pickled(cited.paper.citation)
 
 
 def test_combine_is_validate_of_the_files_one_by_one(tmp_path):

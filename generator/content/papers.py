@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from dataclasses import dataclass
 
@@ -123,7 +124,7 @@ def _paper(doc: SourceDoc, fields: FieldReader,
     notes_html = notes_to_html(doc.body)
     readings = {"title": latex.read_title(title), "abstract": latex.read_abstract(abstract)}
     paper = Paper(
-        slug=doc.slug, source=doc.path,
+        slug=doc.slug, source=os.fspath(doc.path),
         title=title,
         authors=_authors(fields),
         date=_date(fields),
