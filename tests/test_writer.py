@@ -148,7 +148,24 @@ def test_the_state_a_write_leaves_tells_any_change_made_to_the_site_since(out, c
 def test_a_site_as_left_is_listed_from_its_state_as_a_walk_lists_it(out):
     state = write_site(site(OLD), out).state
     live = LiveSite(out, state)
-    assert live.as_left and live.listing() == writer._listing(out)
+    walked, folders = writer._listing(out)
+    assert live.as_left and live.listing()[1] == folders
+    assert {path: entry[:2] for path, entry in live.listing()[0].items()} == \
+        {path: entry[:2] for path, entry in walked.items()}
+    # the sizes its look found, which a walk does not ask for
+    assert {path: entry.size for path, entry in live.listing()[0].items()} == \
+        {path: len(data) for path, data in as_bytes(site(OLD)).items()}
+
+
+def test_kept_files_of_a_site_as_left_are_counted_by_the_sizes_looked_at(out, monkeypatch):
+    from generator.building.writer import KeptFile
+    state = write_site(site(OLD), out).state
+    monkeypatch.setattr(os.path, "getsize", lambda path: pytest.fail(f"{path} looked at again"))
+    kept = [KeptFile(f.path) for f in site(OLD) if f.path != "index.html"]
+    report = write_site(kept + [OutputFile("index.html", b"<p>new</p>")], out,
+                        LiveSite(out, state))
+    assert report.total_bytes == sum(map(len, OLD.values())) - len(OLD["index.html"]) + 10
+    assert (report.written, report.unchanged) == (1, 4)
 
 
 @pytest.mark.parametrize("change", ["a file added in a folder", "a folder added"])
