@@ -1,6 +1,8 @@
+import dataclasses
 import datetime as dt
 import gzip
 import json
+import pickle
 
 from factories import REPO, make_paper, make_site, parts_of
 from texcheck import math_problems
@@ -92,6 +94,15 @@ def test_key_is_last_name_year_and_first_significant_title_word_in_ascii():
     assert base_key(paper) == "mullerlee2025muller"
     assert base_key(make_paper(title="A", authors=("Curie, Marie",), venue="X 2020")) == "curie2020"
     assert base_key(make_paper(authors=("陈",), venue="ICLR 2025")) == "anon2025paper"
+
+
+def test_a_paper_keeps_its_base_key_made_with_it_and_made_again_with_a_changed_paper():
+    paper = make_paper(title="On the Müller-Lee Transform", authors=("José Müller-Lee",),
+                       venue="ICLR 2025")
+    assert paper.cite_base == base_key(paper) == "mullerlee2025muller"
+    renamed = dataclasses.replace(paper, title="Deep Nets", venue="NeurIPS 2024")
+    assert renamed.cite_base == base_key(renamed) == "mullerlee2024deep"
+    assert pickle.loads(pickle.dumps(renamed)).cite_base == "mullerlee2024deep"
 
 
 def test_colliding_keys_get_letters_and_the_first_paper_added_keeps_the_plain_key():

@@ -5,8 +5,10 @@ from __future__ import annotations
 import operator
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
-from .records import Paper
+if TYPE_CHECKING:  # why: records make each paper's base_key() as the paper is made
+    from .records import Paper
 
 _STOPWORDS = frozenset(
     "a an the on of in for to and or with without from by at via is are be do does can "
@@ -85,7 +87,7 @@ def assign_keys(papers: tuple[Paper, ...] | list[Paper]) -> dict[str, str]:
     keys: dict[str, str] = {}
     taken: set[str] = set()
     for paper in sorted(papers, key=_added):
-        base = base_key(paper)
+        base = paper.cite_base
         key, n = base, 1
         while key in taken:
             n += 1
