@@ -31,7 +31,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ..model import urls as paths
 from ..model.records import OutputFile
-from .stamps import Look, looks, stamp
+from .stamps import looks, stamp
 
 
 class OutputRefused(Exception):
@@ -76,7 +76,7 @@ class LiveSite:
     def __init__(self, out: Path, last: SiteState = SiteState()) -> None:
         self.out, self._last = out, last
         self._as_left: bool | None = None
-        self._looks: list[Look] = []
+        self._looks: list[tuple[int, int, int, int, int]] = []
         self._listing: tuple[dict[str, Entry], set[str]] | None = None
 
     @property

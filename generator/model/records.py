@@ -102,7 +102,7 @@ class Citation:
     pages: str = ""
     """'4445–4455', its range with an en dash."""
 
-    def __reduce__(self) -> str | tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # why: most papers give none; kept as a reference to the one empty Citation, each of
         # 10,000 papers read back from the cache is not a record and a dict made again (~0.03 s)
         if self == _NO_CITATION:
