@@ -13,6 +13,7 @@ import pytest
 import generator.building.pipeline as pipeline_module
 import generator.building.stamps as stamps_module
 import generator.building.workers as workers_module
+import generator.content.documents as documents_module
 import generator.content.papers as papers_module
 from factories import REPO, SITE_YAML, paper_source, write_content
 from generator.building.cache import FILE, Cache
@@ -579,6 +580,86 @@ def test_papers_touched_not_changed_are_read_once_then_trusted_again(tmp_path, m
         build(options(content, tmp_path / "site", tmp_path / "cache"), timer)
         stages.append(stage_names(timer))
     assert stages == [["read", "check"], ["check"]]
+
+
+def counted_reads(monkeypatch):
+    """The paper files read from now on, by name: by the build's reading, or by a paper it did
+    not read when its bytes are asked for."""
+    read = []
+    for module in (documents_module, stamps_module):
+        real = module.read_content_file
+        monkeypatch.setattr(module, "read_content_file",
+                            lambda path, real=real: read.append(os.path.basename(path)) or
+                            real(path))
+    return read
+
+
+def test_a_rebuild_reads_only_the_papers_whose_stamp_changed(tmp_path, monkeypatch):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    (content / "papers" / "p2.md").write_text(paper_source(title="Sparse Things Again",
+                                                           tags=["llm"], date="2025-03-01"))
+    read = counted_reads(monkeypatch)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    assert read == ["p2.md"]
+    assert "Sparse Things Again" in (tmp_path / "site" / "papers" / "p2" / "index.html").read_text()
+    monkeypatch.undo()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_papers_not_read_are_read_when_their_checking_is_not_kept(tmp_path, monkeypatch, workers):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
+    site_yaml = content / "site.yaml"  # new macros: every paper is checked again
+    site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
+    read = counted_reads(monkeypatch)
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
+    assert sorted(read) == ["p1.md", "p2.md", "p3.md"]
+    monkeypatch.undo()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
+        tmp_path, monkeypatch, workers):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
+    site_yaml = content / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
+    # p3.md changes after the build stamped it, and its checking is not kept (new macros): the
+    # bytes it then has are not those its key was made from
+    real_stamp = pipeline_module.content_stamp
+
+    def stamp_then_edit(folder):
+        stamped = real_stamp(folder)
+        if not edited:
+            edited.append((content / "papers" / "p3.md").write_text(paper_source(
+                title="Changed", tags=["graphs"], date="2025-02-01")))
+        return stamped
+
+    edited = []
+    monkeypatch.setattr(pipeline_module, "content_stamp", stamp_then_edit)
+    lines = []
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers),
+          StageTimer(lines.append))
+    assert any("p3.md changed as it was read: reading every paper" in line for line in lines)
+    assert "Changed" in (tmp_path / "site" / "papers" / "p3" / "index.html").read_text()
+    monkeypatch.undo()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    (content / "papers" / "p1.md").write_text(paper_source(title="Attention Again",
+                                                           tags=["llm", "vision"]))
+    read = counted_reads(monkeypatch)  # the next edit is read alone: the rest were kept right
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
+    assert read == ["p1.md"]
+    monkeypatch.undo()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean2")
 
 
 def test_a_build_right_after_another_compares_what_changed_moments_ago(tmp_path, monkeypatch):

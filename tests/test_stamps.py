@@ -2,13 +2,15 @@
 it, and names the files that changed too recently for their times to show a later change."""
 
 import os
+import pickle
 import time
 
 import pytest
 
 import generator.building.stamps as stamps_module
 from factories import paper_source, write_content
-from generator.building.stamps import content_stamp
+from generator.building.stamps import SourceChanged, UnreadSource, bytes_digest, content_stamp
+from generator.model.records import SourceFile
 
 
 @pytest.fixture
@@ -80,3 +82,32 @@ def test_anything_a_build_reads_changes_the_stamp(tmp_path, settled, change):
     else:
         (tmp_path / "elsewhere.md").write_text(paper_source(title="Near"))
     assert content_stamp(folder).stamp != before
+
+
+def test_a_stamp_gives_each_paper_files_look(tmp_path, settled):
+    folder = content(tmp_path)
+    stamped = content_stamp(folder)
+    assert set(stamped.papers) == {"papers/p1.md", "papers/p2.md"}
+    assert stamped.papers["papers/p1.md"][3] == (folder / "papers/p1.md").stat().st_ino
+    (folder / "papers/p1.md").write_text(paper_source(title="One, again"))
+    again = content_stamp(folder)
+    assert again.papers["papers/p1.md"] != stamped.papers["papers/p1.md"]
+    assert again.papers["papers/p2.md"] == stamped.papers["papers/p2.md"]
+
+
+def test_a_paper_not_read_is_read_when_asked_for_and_pickled_as_the_file_it_holds(tmp_path):
+    path = content(tmp_path) / "papers/p1.md"
+    data = path.read_bytes()
+    unread = UnreadSource(path.parent, path.name, bytes_digest(data))
+    assert unread.path == path and unread.data == data
+    again = pickle.loads(pickle.dumps(UnreadSource(path.parent, path.name, bytes_digest(data))))
+    assert type(again) is SourceFile and again == SourceFile(path, data)
+
+
+def test_a_paper_not_read_that_changed_since_is_a_build_failure_naming_it(tmp_path):
+    path = content(tmp_path) / "papers/p1.md"
+    unread = UnreadSource(path.parent, path.name, bytes_digest(path.read_bytes()))
+    path.write_text(paper_source(title="Changed"))
+    for ask in (lambda: unread.data, lambda: pickle.dumps(unread)):
+        with pytest.raises(SourceChanged, match=r"p1\.md:1: changed while the build was reading"):
+            ask()

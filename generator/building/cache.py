@@ -92,6 +92,15 @@ class Cache:
         """A hash of `values` and the code, as map() keys what a function is given."""
         return hashlib.sha256(self._code_version() + _digest(values, self._digests)).digest()
 
+    def digest(self, value: Any) -> bytes:
+        """The hash that stands for `value` in keys (see _digest), made once a build."""
+        return _digest(value, self._digests)
+
+    def vouch(self, value: Any, digest: bytes) -> None:
+        """Let `value` stand in keys for a value that an earlier build hashed to `digest`: a
+        paper file not read again, whose stamp vouches for its bytes (building/stamps.py)."""
+        self._digests[id(value)] = (value, digest)
+
     def recall(self, name: str) -> Any:
         """What remember() last kept under `name` (with this code), or None."""
         key = self._name_key(name)

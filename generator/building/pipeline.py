@@ -1,4 +1,4 @@
-"""The whole build, readable in one function: build()."""
+"""The whole build, readable in one function: _build(), which build() runs."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ from ..search.related import related_papers, telling
 from ..search.terms import paper_terms
 from .cache import Cache
 from .files import Manifest, make_files
-from .stamps import SITE_YAML, ContentStamp, bytes_digest, content_stamp, same_bytes
+from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
+                     content_stamp, same_bytes)
 from .memory import return_freed_memory
 from .workers import Awaited, Workers
 from .writer import LiveSite, WriteReport, site_holds, write_site
@@ -76,8 +77,20 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     A preview server passes the `cache` it keeps from build to build, and is told by `made`
     what the build made the site of (for its quick pages, building/quickpages.py): a build
     given `made` makes the site even when nothing changed since the last."""
+    timer = timer or StageTimer()
+    try:
+        return _build(options, timer, cache, made, trust_stamps=True)
+    except SourceChanged as changed:  # why: a paper not read changed after it was stamped
+        timer.report(f"  {changed.errors[0].path} changed as it was read: reading every paper")
+        return _build(options, timer, cache, made, trust_stamps=False)
+
+
+def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
+           made: Callable[[Made], None] | None, trust_stamps: bool) -> WriteReport:
+    """build(); with `trust_stamps`, the paper files whose stamps are those the last build read
+    them with are not read again (_unread)."""
     return_freed_memory()
-    timer, own_cache, complete = timer or StageTimer(), cache is None, False
+    own_cache, complete = cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
         theme = load_theme(options.project)
@@ -91,8 +104,9 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
             if last.racy and not stamped.racy:  # why: compared until they settle, then no more
                 cache.remember(_remembered_as(options), replace(last, racy={}))
             return _unchanged(timer, last, last.read_warnings + last.warnings)
-        config, sources, read_warnings = read_content(options.content, options.base_url,
-                                                      catalogue_languages(theme.templates))
+        config, sources, read_warnings = read_content(
+            options.content, options.base_url, catalogue_languages(theme.templates),
+            _unread(cache, options.content, last, stamped) if trust_stamps else None)
         _warn(timer, read_warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
@@ -101,7 +115,8 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
             # why: touched, not changed: the next build need not read them again
             cache.remember(_remembered_as(options), replace(
-                last, looked=looked, racy=_racy(cache, stamped, config, sources)))
+                last, looked=looked, racy=_racy(cache, stamped, config, sources),
+                sources=_as_read(cache, stamped, sources)))
             return _unchanged(timer, last, last.warnings)
         workers.start()  # why: now, while this process is small (Workers.start)
         checked = cache.map(check_file, [(source, config.macros) for source in sources],
@@ -135,7 +150,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
         _check_site_budget(report, config, timer)
         cache.remember(_remembered_as(options), LastBuild(
             inputs, report, guessed, manifest, looked, read_warnings,
-            _racy(cache, stamped, config, sources)))
+            _racy(cache, stamped, config, sources), _as_read(cache, stamped, sources)))
         complete = True
         if made is not None:
             made(Made(options, config, theme, site, parts, related))
@@ -154,12 +169,14 @@ def _in_site_order(site: Site, papers: list[Paper], values: list[T]) -> list[T]:
 
 
 def read_content(content: Path, base_url: str | None = None,
-                 languages: Collection[str] | None = None
+                 languages: Collection[str] | None = None,
+                 unread: Mapping[str, SourceFile] | None = None
                  ) -> tuple[SiteConfig, list[SourceFile], list[str]]:
     """site.yaml and the paper files, with what builds but is probably not what the curator
-    meant; BuildFailed when either cannot be read. `languages`: the interface's (load_config)."""
+    meant; BuildFailed when either cannot be read. `languages`: the interface's (load_config);
+    `unread`: paper files not read, by name, and what stands for each (_unread)."""
     config = load_config(content, base_url, languages)
-    sources = load_documents(content)
+    sources = load_documents(content, unread)
     return config, sources, config_warnings(config) + content_warnings(content, sources)
 
 
@@ -197,6 +214,9 @@ class LastBuild:
     """What it warned of in site.yaml and the content folder."""
     racy: dict[str, bytes] = field(default_factory=dict)
     """A hash of what it read of each file too recent for its stamp to vouch for (_racy)."""
+    sources: dict[str, tuple[Look, bytes, bytes]] = field(default_factory=dict)
+    """Each paper file's stamp and hashes as it read them, by name (_as_read): the next build
+    reads again only those whose stamp changed (_unread)."""
 
 
 @dataclass(frozen=True)
@@ -219,9 +239,45 @@ def _racy(cache: Cache, stamped: ContentStamp, config: SiteConfig,
           sources: list[SourceFile]) -> dict[str, bytes]:
     """A hash of what was read of each file the stamp cannot vouch for (stamps.py), by its path
     below the content folder: a paper's bytes, site.yaml's config."""
-    read = {f"{PAPERS_DIR}/{source.path.name}": source.data for source in sources}
-    return {name: cache.key_of(config) if name == SITE_YAML else bytes_digest(read[name])
+    read = {_paper_name(source): source for source in sources}
+    return {name: cache.key_of(config) if name == SITE_YAML else bytes_digest(read[name].data)
             for name in stamped.racy if name == SITE_YAML or name in read}
+
+
+def _unread(cache: Cache, content: Path, last: LastBuild,
+            stamped: ContentStamp) -> dict[str, SourceFile]:
+    """The paper files a build need not read, by name, each with what stands for it: those
+    whose stamp is the one the last build read them with, unless a change to either would not
+    show in it (racy: stamps.py). Each stands for its bytes by the hash they had in the last
+    build's keys, and is read only if its checking is not kept (stamps.UnreadSource)."""
+    folder, racy = content / PAPERS_DIR, stamped.racy | last.racy.keys()
+    unread: dict[str, SourceFile] = {}
+    for name, (look, digest, bytes_hash) in last.sources.items():
+        if look is not None and stamped.papers.get(name) == look and name not in racy:
+            source = UnreadSource(folder, name[len(PAPERS_DIR) + 1:], bytes_hash)
+            cache.vouch(source, digest)
+            unread[source.name] = source
+    return unread
+
+
+def _paper_name(source: SourceFile) -> str:
+    """A paper file's name as a stamp gives it: `papers/NAME.md`."""
+    return f"{PAPERS_DIR}/{source.name if isinstance(source, UnreadSource) else source.path.name}"
+
+
+def _as_read(cache: Cache, stamped: ContentStamp,
+             sources: list[SourceFile]) -> dict[str, tuple[Look, bytes, bytes]]:
+    """What the next build's _unread needs of each paper file: its stamp as this build read
+    it, the hash that stood for it in the keys and the hash of its bytes."""
+    found: dict[str, tuple[Look, bytes, bytes]] = {}
+    for source in sources if cache.keeps else ():
+        name = _paper_name(source)
+        look = stamped.papers.get(name)
+        if look is not None:  # why: a file added after the stamp is not vouched for by it
+            bytes_hash = (source.digest if isinstance(source, UnreadSource)
+                          else bytes_digest(source.data))
+            found[name] = (look, cache.digest(source), bytes_hash)
+    return found
 
 
 def _racy_as_read(cache: Cache, options: BuildOptions, theme: Theme, last: LastBuild) -> bool:

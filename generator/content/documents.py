@@ -9,6 +9,7 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from ..model.errors import BuildFailed, ContentError, display_path
 from ..model.records import SourceFile
@@ -36,13 +37,18 @@ class SourceDoc:
     """1-based line where the body starts."""
 
 
-def load_documents(content_dir: Path) -> list[SourceFile]:
+def load_documents(content_dir: Path, unread: Mapping[str, SourceFile] | None = None
+                   ) -> list[SourceFile]:
     """Every `papers/*.md` under `content_dir` with its bytes, sorted by file name; BuildFailed
-    naming every one that is not a file that can be read."""
+    naming every one that is not a file that can be read. A file named in `unread` (by its
+    name in the folder) is not read: what stands for it there is given."""
     folder = content_dir / PAPERS_DIR
-    sources, errors = [], []
+    sources, errors, unread = [], [], unread or {}
     spelt = os.fspath(folder)  # why: a str path joined and opened, not a Path's made into one
     for name in paper_names(folder):
+        if name in unread:
+            sources.append(unread[name])
+            continue
         path = folder / name
         try:
             sources.append(SourceFile(path, read_content_file(f"{spelt}/{name}")))
