@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -582,11 +583,12 @@ def test_papers_touched_not_changed_are_read_once_then_trusted_again(tmp_path, m
     assert stages == [["read", "check"], ["check"]]
 
 
-def counted_reads(monkeypatch):
-    """The paper files read from now on, by name: by the build's reading, or by a paper it did
-    not read when its bytes are asked for."""
+def counted_reads(monkeypatch, by=(documents_module, stamps_module)):
+    """The paper files this process reads from now on, by name: by the build's reading
+    (documents_module), or by a paper it did not read when its bytes are asked for
+    (stamps_module)."""
     read = []
-    for module in (documents_module, stamps_module):
+    for module in by:
         real = module.read_content_file
         monkeypatch.setattr(module, "read_content_file",
                             lambda path, real=real: read.append(os.path.basename(path)) or
@@ -616,9 +618,12 @@ def test_papers_not_read_are_read_when_their_checking_is_not_kept(tmp_path, monk
     build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
     site_yaml = content / "site.yaml"  # new macros: every paper is checked again
     site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
-    read = counted_reads(monkeypatch)
+    listed = counted_reads(monkeypatch, by=[documents_module])
+    asked = counted_reads(monkeypatch, by=[stamps_module])
     build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
-    assert sorted(read) == ["p1.md", "p2.md", "p3.md"]
+    # none read with the others; each where it is checked: here, or in a worker (whose reads
+    # these lists do not see)
+    assert listed == [] and sorted(asked) == (["p1.md", "p2.md", "p3.md"] if workers == 1 else [])
     monkeypatch.undo()
     assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
 
@@ -641,25 +646,85 @@ def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
         if not edited:
             edited.append((content / "papers" / "p3.md").write_text(paper_source(
                 title="Changed", tags=["graphs"], date="2025-02-01")))
+            (content / "papers" / "p1.md").write_text(paper_source(
+                title="Also changed", tags=["llm", "vision"]))
+            (content / "papers" / "p2.md").write_text(paper_source(
+                title="Changed too", tags=["llm"], date="2025-03-01"))
         return stamped
 
     edited = []
     monkeypatch.setattr(pipeline_module, "content_stamp", stamp_then_edit)
     lines = []
-    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers),
-          StageTimer(lines.append))
-    assert any("p3.md changed as it was read: reading every paper" in line for line in lines)
+    # every paper changed: raised as a process pool's feeder thread pickled them, the second
+    # left the pool's shutdown waiting for ever (CPython gh-116685): so the build is timed
+    within_a_minute(lambda: build(options(content, tmp_path / "site", tmp_path / "cache",
+                                          workers=workers), StageTimer(lines.append)))
+    assert any("changed as it was read: reading every paper" in line for line in lines)
     assert "Changed" in (tmp_path / "site" / "papers" / "p3" / "index.html").read_text()
+    assert "Also changed" in (tmp_path / "site" / "papers" / "p1" / "index.html").read_text()
     monkeypatch.undo()
     assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
     monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
-    (content / "papers" / "p1.md").write_text(paper_source(title="Attention Again",
-                                                           tags=["llm", "vision"]))
+    (content / "papers" / "p2.md").write_text(paper_source(title="Sparse Again",
+                                                           tags=["llm"], date="2025-03-01"))
     read = counted_reads(monkeypatch)  # the next edit is read alone: the rest were kept right
     build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
-    assert read == ["p1.md"]
+    assert read == ["p2.md"]
     monkeypatch.undo()
     assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean2")
+
+
+def within_a_minute(call):
+    """call(), failed if it has not returned in a minute (a daemon thread: one left waiting
+    does not keep the tests from ending)."""
+    outcome = []
+    thread = threading.Thread(target=lambda: outcome.append(call()), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "still building after a minute"
+    assert outcome, "the build raised (see the thread's traceback above)"
+    return outcome[0]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_paper_not_read_that_is_gone_before_it_is_checked_is_gone_from_the_site(
+        tmp_path, monkeypatch, workers):
+    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
+    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
+    site_yaml = content / "site.yaml"  # new macros: every paper is checked again
+    site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
+    real_read = pipeline_module.read_content
+
+    def read_then_delete(*args):
+        read = real_read(*args)
+        (content / "papers" / "p2.md").unlink(missing_ok=True)  # after the papers were listed
+        return read
+
+    monkeypatch.setattr(pipeline_module, "read_content", read_then_delete)
+    lines = []
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers),
+          StageTimer(lines.append))
+    assert any("p2.md changed as it was read: reading every paper" in line for line in lines)
+    assert not (tmp_path / "site" / "papers" / "p2").exists()
+    monkeypatch.undo()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+
+
+def test_a_paper_read_when_too_recent_for_its_stamp_is_read_again_once_settled(tmp_path,
+                                                                                monkeypatch):
+    """git's racy case, past the build that read it: p3.md, read while racy, is written again
+    within its clock tick (its stamp unchanged), then every file settles; the next build must
+    read it, not trust its stamp."""
+    content = starting_content(tmp_path)
+    paper = racy_paper(content, monkeypatch)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    coarse_clock(monkeypatch, content, "papers/p3.md")
+    paper.write_text(paper.read_text().replace("Graphs", "Graph!"))  # same size, same stamp
+    monkeypatch.setattr(stamps_module, "now", lambda: time.time_ns() + 10 * 10**9)
+    build(options(content, tmp_path / "site", tmp_path / "cache"))
+    assert "Graph!" in (tmp_path / "site" / "papers" / "p3" / "index.html").read_text()
 
 
 def test_a_build_right_after_another_compares_what_changed_moments_ago(tmp_path, monkeypatch):

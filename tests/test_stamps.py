@@ -10,7 +10,6 @@ import pytest
 import generator.building.stamps as stamps_module
 from factories import paper_source, write_content
 from generator.building.stamps import SourceChanged, UnreadSource, bytes_digest, content_stamp
-from generator.model.records import SourceFile
 
 
 @pytest.fixture
@@ -95,19 +94,24 @@ def test_a_stamp_gives_each_paper_files_look(tmp_path, settled):
     assert again.papers["papers/p2.md"] == stamped.papers["papers/p2.md"]
 
 
-def test_a_paper_not_read_is_read_when_asked_for_and_pickled_as_the_file_it_holds(tmp_path):
+def test_a_paper_not_read_is_read_when_asked_for_here_or_where_it_is_sent(tmp_path):
     path = content(tmp_path) / "papers/p1.md"
     data = path.read_bytes()
     unread = UnreadSource(path.parent, path.name, bytes_digest(data))
+    sent = pickle.loads(pickle.dumps(unread))  # as a worker is given it: not read yet
     assert unread.path == path and unread.data == data
-    again = pickle.loads(pickle.dumps(UnreadSource(path.parent, path.name, bytes_digest(data))))
-    assert type(again) is SourceFile and again == SourceFile(path, data)
+    assert type(sent) is UnreadSource and sent.path == path and sent.data == data
 
 
 def test_a_paper_not_read_that_changed_since_is_a_build_failure_naming_it(tmp_path):
     path = content(tmp_path) / "papers/p1.md"
     unread = UnreadSource(path.parent, path.name, bytes_digest(path.read_bytes()))
+    sent = pickle.loads(pickle.dumps(unread))
     path.write_text(paper_source(title="Changed"))
-    for ask in (lambda: unread.data, lambda: pickle.dumps(unread)):
+    for ask in (lambda: unread.data, lambda: sent.data):
         with pytest.raises(SourceChanged, match=r"p1\.md:1: changed while the build was reading"):
             ask()
+    with pytest.raises(SourceChanged) as raised:
+        sent.data
+    back = pickle.loads(pickle.dumps(raised.value))  # as a worker sends it back
+    assert type(back) is SourceChanged and back.errors == raised.value.errors

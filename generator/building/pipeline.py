@@ -106,7 +106,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
             return _unchanged(timer, last, last.read_warnings + last.warnings)
         config, sources, read_warnings = read_content(
             options.content, options.base_url, catalogue_languages(theme.templates),
-            _unread(cache, options.content, last, stamped) if trust_stamps else None)
+            _unread(cache, options, last, stamped) if trust_stamps else None)
         _warn(timer, read_warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
@@ -114,9 +114,9 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         inputs = cache.key_of(*key, config, tuple(sources))
         if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
             # why: touched, not changed: the next build need not read them again
+            cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
             cache.remember(_remembered_as(options), replace(
-                last, looked=looked, racy=_racy(cache, stamped, config, sources),
-                sources=_as_read(cache, stamped, sources)))
+                last, looked=looked, racy=_racy(cache, stamped, config, sources)))
             return _unchanged(timer, last, last.warnings)
         workers.start()  # why: now, while this process is small (Workers.start)
         checked = cache.map(check_file, [(source, config.macros) for source in sources],
@@ -148,9 +148,10 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer)
         _check_site_budget(report, config, timer)
+        cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
         cache.remember(_remembered_as(options), LastBuild(
             inputs, report, guessed, manifest, looked, read_warnings,
-            _racy(cache, stamped, config, sources), _as_read(cache, stamped, sources)))
+            _racy(cache, stamped, config, sources)))
         complete = True
         if made is not None:
             made(Made(options, config, theme, site, parts, related))
@@ -214,9 +215,6 @@ class LastBuild:
     """What it warned of in site.yaml and the content folder."""
     racy: dict[str, bytes] = field(default_factory=dict)
     """A hash of what it read of each file too recent for its stamp to vouch for (_racy)."""
-    sources: dict[str, tuple[Look, bytes, bytes]] = field(default_factory=dict)
-    """Each paper file's stamp and hashes as it read them, by name (_as_read): the next build
-    reads again only those whose stamp changed (_unread)."""
 
 
 @dataclass(frozen=True)
@@ -244,16 +242,16 @@ def _racy(cache: Cache, stamped: ContentStamp, config: SiteConfig,
             for name in stamped.racy if name == SITE_YAML or name in read}
 
 
-def _unread(cache: Cache, content: Path, last: LastBuild,
+def _unread(cache: Cache, options: BuildOptions, last: LastBuild,
             stamped: ContentStamp) -> dict[str, SourceFile]:
     """The paper files a build need not read, by name, each with what stands for it: those
-    whose stamp is the one the last build read them with, unless a change to either would not
-    show in it (racy: stamps.py). Each stands for its bytes by the hash they had in the last
-    build's keys, and is read only if its checking is not kept (stamps.UnreadSource)."""
-    folder, racy = content / PAPERS_DIR, stamped.racy | last.racy.keys()
+    whose stamp is the one the last build read them with (_as_read), unless a change to either
+    would not show in it (racy: stamps.py). Each stands for its bytes by the hash they had in
+    the last build's keys, and is read only if its checking is not kept (stamps.UnreadSource)."""
+    folder, racy = options.content / PAPERS_DIR, stamped.racy | last.racy.keys()
     unread: dict[str, SourceFile] = {}
-    for name, (look, digest, bytes_hash) in last.sources.items():
-        if look is not None and stamped.papers.get(name) == look and name not in racy:
+    for name, (look, digest, bytes_hash) in (cache.recall(_sources_of(options)) or {}).items():
+        if stamped.papers.get(name) == look and name not in racy:
             source = UnreadSource(folder, name[len(PAPERS_DIR) + 1:], bytes_hash)
             cache.vouch(source, digest)
             unread[source.name] = source
@@ -267,13 +265,15 @@ def _paper_name(source: SourceFile) -> str:
 
 def _as_read(cache: Cache, stamped: ContentStamp,
              sources: list[SourceFile]) -> dict[str, tuple[Look, bytes, bytes]]:
-    """What the next build's _unread needs of each paper file: its stamp as this build read
-    it, the hash that stood for it in the keys and the hash of its bytes."""
+    """What the next build's _unread needs of each paper file its stamp vouches for: the stamp
+    as this build read it, the hash that stood for it in the keys and the hash of its bytes.
+    Kept apart from LastBuild, which a build with nothing changed reads (~1 MB at 10,000)."""
     found: dict[str, tuple[Look, bytes, bytes]] = {}
     for source in sources if cache.keeps else ():
         name = _paper_name(source)
         look = stamped.papers.get(name)
-        if look is not None:  # why: a file added after the stamp is not vouched for by it
+        # why: a file added after the stamp is not vouched for by it, nor one too recent for it
+        if look is not None and name not in stamped.racy:
             bytes_hash = (source.digest if isinstance(source, UnreadSource)
                           else bytes_digest(source.data))
             found[name] = (look, cache.digest(source), bytes_hash)
@@ -306,6 +306,14 @@ def _unchanged(timer: StageTimer, last: LastBuild, warnings: list[str]) -> Write
 def _remembered_as(options: BuildOptions) -> str:
     """The name the last build into `options.out` is remembered by in the cache."""
     return f"the last build into {options.out.resolve()}"
+
+
+def _sources_of(options: BuildOptions) -> str:
+    """The name the paper files the last build of `options.content` into `options.out` read
+    are remembered by: the content folder as given, as a file's hash in the keys holds its
+    path as given (papers/x.md is content/papers/x.md or /home/.../papers/x.md there)."""
+    return (f"the paper files read by the last build of {os.fspath(options.content)!r} "
+            f"into {options.out.resolve()}")
 
 
 def _last_build(remembered: object) -> LastBuild:

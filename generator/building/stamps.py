@@ -98,13 +98,17 @@ def same_bytes(content: Path, digests: dict[str, bytes]) -> bool:
 class SourceChanged(BuildFailed):
     """A paper file not read (UnreadSource) no longer holds the bytes its stamp vouched for."""
 
+    def __reduce__(self) -> tuple[object, ...]:  # why: raised in a worker, sent back pickled
+        return type(self), (self.errors,)
+
 
 class UnreadSource(SourceFile):
     """A paper file, `name` in `folder`, that a build does not read: its stamp vouches that it
     holds the bytes the last build read (building/pipeline.py), whose hash was `digest`. Read
-    when its bytes are asked for (its checking was not kept) or it is pickled (for a worker),
-    and then only if it still holds them; else SourceChanged: it changed after this build
-    stamped it."""
+    when its bytes are asked for (its checking was not kept), here or in the worker it is sent
+    to (pickled as it is: raised while a pool's feeder thread pickled it, an exception left the
+    pool's shutdown hanging), and then only if it still holds them; else SourceChanged: it
+    changed after this build stamped it."""
 
     def __init__(self, folder: Path, name: str, digest: bytes) -> None:
         object.__setattr__(self, "folder", folder)
@@ -119,12 +123,15 @@ class UnreadSource(SourceFile):
     @property  # type: ignore[override]
     def data(self) -> bytes:
         if self._read is None:
-            data = read_content_file(self.path)
+            try:
+                data = read_content_file(self.path)
+            except OSError as error:  # why: deleted, or made a folder, since it was stamped
+                raise self._changed() from error
             if bytes_digest(data) != self.digest:
-                raise SourceChanged([ContentError(display_path(self.path), 1, (
-                    "changed while the build was reading the papers; build again"))])
+                raise self._changed()
             object.__setattr__(self, "_read", data)
         return self._read
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return SourceFile, (self.path, self.data)  # why: a worker is given the file it holds
+    def _changed(self) -> SourceChanged:
+        return SourceChanged([ContentError(display_path(self.path), 1, (
+            "changed while the build was reading the papers; build again"))])
