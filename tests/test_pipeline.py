@@ -610,14 +610,21 @@ def test_a_rebuild_reads_only_the_papers_whose_stamp_changed(tmp_path, monkeypat
     assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_papers_not_read_are_read_when_their_checking_is_not_kept(tmp_path, monkeypatch, workers):
+def built_then_new_macros(tmp_path, monkeypatch, workers):
+    """The starting content built with `workers` (2: each paper is checked in a worker), every
+    file settled, then site.yaml given macros: every paper is to be checked again."""
     monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
     monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     content = starting_content(tmp_path)
     build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
-    site_yaml = content / "site.yaml"  # new macros: every paper is checked again
+    site_yaml = content / "site.yaml"
     site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
+    return content
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_papers_not_read_are_read_when_their_checking_is_not_kept(tmp_path, monkeypatch, workers):
+    content = built_then_new_macros(tmp_path, monkeypatch, workers)
     listed = counted_reads(monkeypatch, by=[documents_module])
     asked = counted_reads(monkeypatch, by=[stamps_module])
     build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
@@ -631,14 +638,9 @@ def test_papers_not_read_are_read_when_their_checking_is_not_kept(tmp_path, monk
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
         tmp_path, monkeypatch, workers):
-    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
-    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
-    content = starting_content(tmp_path)
-    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
-    site_yaml = content / "site.yaml"
-    site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
-    # p3.md changes after the build stamped it, and its checking is not kept (new macros): the
-    # bytes it then has are not those its key was made from
+    content = built_then_new_macros(tmp_path, monkeypatch, workers)
+    # every paper changes after the build stamped it, its checking not kept: the bytes it then
+    # has are not those its key was made from
     real_stamp = pipeline_module.content_stamp
 
     def stamp_then_edit(folder):
@@ -675,8 +677,8 @@ def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
 
 
 def within_a_minute(call):
-    """call(), failed if it has not returned in a minute (a daemon thread: one left waiting
-    does not keep the tests from ending)."""
+    """call(), failed if it has not returned in a minute (in a daemon thread; a process pool
+    left waiting would still hold pytest at its exit)."""
     outcome = []
     thread = threading.Thread(target=lambda: outcome.append(call()), daemon=True)
     thread.start()
@@ -689,12 +691,7 @@ def within_a_minute(call):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_paper_not_read_that_is_gone_before_it_is_checked_is_gone_from_the_site(
         tmp_path, monkeypatch, workers):
-    monkeypatch.setattr(stamps_module, "RACY_SECONDS", -10**6)
-    monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
-    content = starting_content(tmp_path)
-    build(options(content, tmp_path / "site", tmp_path / "cache", workers=workers))
-    site_yaml = content / "site.yaml"  # new macros: every paper is checked again
-    site_yaml.write_text(site_yaml.read_text() + "macros:\n  R: \\mathbb{R}\n")
+    content = built_then_new_macros(tmp_path, monkeypatch, workers)
     real_read = pipeline_module.read_content
 
     def read_then_delete(*args):
