@@ -1,5 +1,6 @@
 """generator.building.pipeline: build() in stages; a cached build is a clean build, only faster."""
 
+import multiprocessing
 import os
 import shutil
 import sqlite3
@@ -677,13 +678,18 @@ def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
 
 
 def within_a_minute(call):
-    """call(), failed if it has not returned in a minute (in a daemon thread; a process pool
-    left waiting would still hold pytest at its exit)."""
+    """call(), failed if it has not returned in a minute. Then this process's children (a
+    process pool's workers) are killed, so that a pool left waiting for them sees it is broken
+    and lets the build, and pytest, end."""
     outcome = []
     thread = threading.Thread(target=lambda: outcome.append(call()), daemon=True)
     thread.start()
     thread.join(60)
-    assert not thread.is_alive(), "still building after a minute"
+    if thread.is_alive():
+        for child in multiprocessing.active_children():
+            child.kill()
+        thread.join(30)
+        pytest.fail("still building after a minute")
     assert outcome, "the build raised (see the thread's traceback above)"
     return outcome[0]
 
