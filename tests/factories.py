@@ -97,9 +97,9 @@ def page_jobs_with_cards(site: Site, used: Theme | None = None) -> list:
 
 def related_of(papers) -> dict[str, tuple[str, ...]]:
     """related_papers() of papers, their search terms made as the build makes them."""
-    from generator.search.related import related_papers, telling
+    from generator.search.related import related_papers, tagged, telling
     from generator.search.terms import paper_terms
-    return related_papers(telling(papers, [paper_terms(paper) for paper in papers]))
+    return related_papers(telling(tagged(papers), [paper_terms(paper) for paper in papers]))
 
 
 def pages_of(site: Site) -> dict[str, str]:

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import pickle
 import random
 import sqlite3
 import subprocess
@@ -306,6 +307,79 @@ def test_results_made_in_workers_are_kept(tmp_path, monkeypatch):
     with Cache(tmp_path / "cache") as cache:
         assert cache.map(double, items, workers=Workers(2)) == [2 * n for n in range(10)]
     assert made() == []
+
+
+# Read where they are used: Cache.map_kept
+
+
+def results_of(kept):
+    """What a process the KeptResults are sent to reads of them."""
+    return kept.results()
+
+
+def test_map_kept_carries_only_what_it_made_and_the_process_aside_reads_the_rest(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        cache.map(double, [(1,), (2,)])
+        CALLS.clear()
+        kept = cache.map_kept(double, [(2,), (3,), (1,)])
+        assert made() == [(3,)]
+        assert list(kept.made.values()) == [6] and kept.file is not None
+        workers = Workers(2)
+        try:
+            assert workers.later(results_of, kept)() == [4, 6, 2]  # in another process
+        finally:
+            workers.close()
+        assert pickle.loads(pickle.dumps(kept)).results() == [4, 6, 2]
+
+
+def test_map_kept_made_here_again_finds_what_it_kept(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        cache.map_kept(double, [(1,), (2,)])
+        cache.commit()
+    CALLS.clear()
+    with Cache(tmp_path / "cache") as cache:
+        kept = cache.map_kept(double, [(1,), (2,)])
+        assert kept.made == {} and kept.results() == [2, 4] and made() == []
+        cache.commit()
+    with Cache(tmp_path / "cache") as cache:  # what map_kept used is not pruned as unused
+        assert cache.map(double, [(1,), (2,)]) == [2, 4] and made() == []
+
+
+@pytest.mark.parametrize("where", ["not apart", "no folder", "in memory"])
+def test_map_kept_carries_every_result_where_none_is_read_aside(tmp_path, where):
+    cache = Cache(None if where == "no folder" else tmp_path / "cache",
+                  in_memory=where == "in memory")
+    with cache:
+        cache.map(double, [(1,)])
+        kept = cache.map_kept(double, [(1,), (2,)], apart=where != "not apart")
+        assert kept.file is None and list(kept.made.values()) == [2, 4]
+        assert kept.results() == [2, 4]
+
+
+def test_kept_results_are_hashed_by_their_keys_wherever_they_are_read(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        aside = cache.map_kept(double, [(1,), (2,)])
+        here = cache.map_kept(double, [(1,), (2,)], apart=False)
+        assert aside.file is not None and here.file is None
+        assert cache.digest(aside) == cache.digest(here)
+        other = cache.map_kept(double, [(1,), (3,)])
+        assert cache.digest(other) != cache.digest(aside)
+        turned = aside.in_order([1, 0])
+        assert turned.results() == [4, 2] and cache.digest(turned) != cache.digest(aside)
+        assert cache.digest(turned.in_order([1, 0])) == cache.digest(aside)
+
+
+@pytest.mark.parametrize("damage", ["DELETE FROM results",
+                                    "UPDATE results SET digest = zeroblob(32)"])
+def test_kept_results_gone_or_garbled_in_the_file_raise_results_gone(tmp_path, damage):
+    with Cache(tmp_path / "cache") as cache:
+        cache.map(double, [(1,), (2,)])
+        kept = cache.map_kept(double, [(1,), (2,), (5,)])
+    with sqlite3.connect(tmp_path / "cache" / FILE) as db:
+        db.execute(damage + " WHERE key = ?", (kept.keys[1],))
+    with pytest.raises(cache_module.ResultsGone, match="1 results kept in .* were gone"):
+        kept.results()
+    assert kept.in_order([0, 2]).results() == [2, 10]
 
 
 # Kept in memory, for the preview server

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+import generator.building.cache as cache_module
 import generator.building.pipeline as pipeline_module
 import generator.building.stamps as stamps_module
 import generator.building.workers as workers_module
@@ -711,6 +712,25 @@ def test_a_paper_not_read_that_is_gone_before_it_is_checked_is_gone_from_the_sit
           StageTimer(lines.append))
     assert any("p2.md changed as it was read: reading every paper" in line for line in lines)
     assert not (tmp_path / "site" / "papers" / "p2").exists()
+    monkeypatch.undo()
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
+
+
+def test_search_terms_gone_from_the_cache_when_read_aside_are_read_here_in_a_second_build(
+        tmp_path, monkeypatch):
+    """The papers' search terms are read from the cache by the process aside alone
+    (Cache.map_kept); another build with the same cache may have forgotten them by then."""
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=2))
+    (content / "papers" / "p2.md").write_text(paper_source(title="Sparse Things Again",
+                                                           tags=["llm"], date="2025-03-01"))
+    monkeypatch.setattr(cache_module, "_read_file", lambda file, keys: {})  # forked with it
+    lines = []
+    within_a_minute(lambda: build(options(content, tmp_path / "site", tmp_path / "cache",
+                                          workers=2), StageTimer(lines.append)))
+    assert [line for line in lines if "were gone when read" in line] == [
+        f"  2 results kept in {(tmp_path / 'cache' / FILE).resolve()} were gone when read: "
+        "building again, reading them here"]
     monkeypatch.undo()
     assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
 

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from factories import make_paper, related_of
-from generator.search.related import RELATED, telling, telling_words
+from generator.search.related import RELATED, tagged, telling, telling_words
 from generator.search.terms import paper_terms
 
 
@@ -61,7 +61,7 @@ def test_a_shared_tag_alone_relates_two_papers():
 
 def words_of(papers):
     """Each paper's telling words as telling_words() counts them, by word."""
-    docs, terms, counts, vocabulary = telling_words(telling(papers, [paper_terms(p) for p in papers]))
+    docs, terms, counts, vocabulary = telling_words(telling(tagged(papers), [paper_terms(p) for p in papers]))
     found = [{} for _ in papers]
     for doc, term, count in zip(docs.tolist(), terms.tolist(), counts.tolist()):
         found[doc][vocabulary[term]] = count

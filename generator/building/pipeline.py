@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Collection, Mapping, TypeVar
+from typing import Callable, Collection, Mapping, Sequence, TypeVar
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import PAPERS_DIR, content_warnings, load_documents
@@ -28,9 +28,9 @@ from ..outputs.kinds import feed_jobs, groupings, page_jobs
 from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_json, index_sizes, search_jobs
-from ..search.related import related_papers, telling
-from ..search.terms import paper_terms
-from .cache import Cache
+from ..search.related import related_papers, tagged, telling
+from ..search.terms import FieldTerms, paper_terms
+from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
 from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
                      content_stamp, same_bytes)
@@ -79,16 +79,19 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
     given `made` makes the site even when nothing changed since the last."""
     timer = timer or StageTimer()
     try:
-        return _build(options, timer, cache, made, trust_stamps=True)
+        return _build(options, timer, cache, made, trusting=True)
     except SourceChanged as changed:  # why: a paper not read changed after it was stamped
         timer.report(f"  {changed.errors[0].path} changed as it was read: reading every paper")
-        return _build(options, timer, cache, made, trust_stamps=False)
+    except ResultsGone as gone:  # why: another build with this cache forgot them meanwhile
+        timer.report(f"  {gone}: building again, reading them here")
+    return _build(options, timer, cache, made, trusting=False)
 
 
 def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
-           made: Callable[[Made], None] | None, trust_stamps: bool) -> WriteReport:
-    """build(); with `trust_stamps`, the paper files whose stamps are those the last build read
-    them with are not read again (_unread)."""
+           made: Callable[[Made], None] | None, trusting: bool) -> WriteReport:
+    """build(); `trusting` what the last build left: the paper files whose stamps are those it
+    read them with are not read again (_unread), and the papers' search terms it kept are read
+    by the process aside alone (Cache.map_kept)."""
     return_freed_memory()
     own_cache, complete = cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
@@ -106,7 +109,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
             return _unchanged(timer, last, last.read_warnings + last.warnings)
         config, sources, read_warnings = read_content(
             options.content, options.base_url, catalogue_languages(theme.templates),
-            _unread(cache, options, last, stamped) if trust_stamps else None)
+            _unread(cache, options, last, stamped) if trusting else None)
         _warn(timer, read_warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
@@ -124,13 +127,14 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
-        terms = cache.map(paper_terms, [(paper,) for paper in papers], workers=workers)
+        terms = cache.map_kept(paper_terms, [(paper,) for paper in papers], workers=workers,
+                               apart=trusting and workers.apart)
         # why: found on another core while this one puts the site together (~0.7 s at 10,000)
-        related = Awaited(workers.later(related_papers, telling(papers, terms)))
+        related = Awaited(workers.later(_related_aside, tagged(papers), terms))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
-        terms = tuple(_in_site_order(site, papers, terms))
+        terms = terms.in_order(_in_site_order(site, papers, range(len(papers))))
         # why: begun aside too, after the related papers, while this process goes on (~0.4 s)
-        index = workers.later(index_json, terms)
+        index = workers.later(_index_aside, terms)
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
                              f"out), {_count(len(site.tags), 'tag')}")
@@ -163,7 +167,19 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
             cache.close()
 
 
-def _in_site_order(site: Site, papers: list[Paper], values: list[T]) -> list[T]:
+def _related_aside(papers: list[tuple[str, tuple[str, ...]]],
+                   terms: KeptResults) -> dict[str, tuple[str, ...]]:
+    """related_papers() of `papers` (tagged()), with their search terms read where this runs."""
+    return related_papers(telling(papers, terms.results()))
+
+
+def _index_aside(terms: KeptResults) -> bytes:
+    """index_json() of the papers' search terms, in the site's order, read where this runs."""
+    found: tuple[tuple[FieldTerms, ...], ...] = tuple(terms.results())
+    return index_json(found)
+
+
+def _in_site_order(site: Site, papers: list[Paper], values: Sequence[T]) -> list[T]:
     """One value of each of `papers`, given in that order, in the site's order."""
     of_slug = {paper.slug: value for paper, value in zip(papers, values)}
     return [of_slug[paper.slug] for paper in site.papers]

@@ -47,6 +47,11 @@ class Workers:
         self._aside: ProcessPoolExecutor | None = None
         self._pending: set[Future] = set()
 
+    @property
+    def apart(self) -> bool:
+        """Whether work begun aside (later()) is done in another process."""
+        return self.count >= 2
+
     def map(self, make: Callable[..., Any], shared: Any, items: list[tuple[Any, ...]]) -> list[Any]:
         """make(*args), or make(shared, *args), of each args tuple, in order."""
         return list(self.imap(make, shared, items))
@@ -67,7 +72,7 @@ class Workers:
         than 2 workers, made here when first asked for); the function returned waits for its
         result. The process ends once every result begun aside is taken, so what it held (~100
         MB at its peak, for related papers at 10,000) is not held for the rest of the build."""
-        if self.count < 2:
+        if not self.apart:
             return functools.cache(lambda: make(*args))
         self.start()
         assert self._aside is not None
@@ -79,7 +84,7 @@ class Workers:
     def start(self) -> None:
         """Fork the process for work begun aside now, while this one is small: forked later, the
         two would share every page this one holds, and this one copy each as it writes it."""
-        if self.count >= 2 and self._aside is None:
+        if self.apart and self._aside is None:
             self._aside = _executor(1)
             self._aside.submit(int)  # why: an executor forks its processes at its first work
 

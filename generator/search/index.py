@@ -36,11 +36,12 @@ def facets_json(rows: tuple[FacetRow, ...]) -> bytes:
     return to_json(facet_table_of(rows))
 
 
-def search_jobs(site: Site, terms: tuple[tuple[FieldTerms, ...], ...],
+def search_jobs(site: Site, terms: tuple[tuple[FieldTerms, ...], ...] | object,
                 index: Callable[[], bytes] | None = None) -> list[FileJob]:
     """The document store in chunks, by ref, the facet table and the lunr index of the papers'
     `terms` (paper_terms() of each, in the site's order); `index` waits for index_json(terms)
-    begun aside, if it was."""
+    begun aside, if it was. The build gives what stands for the terms where they are read
+    aside (building/cache.py's KeptResults), and `index`: the index's key is a hash of it."""
     return document_jobs(site) + [
         FileJob(paths.SEARCH_META, facets_json, (facet_rows(site.papers),)),
         FileJob(paths.SEARCH_INDEX, index_json, (terms,), aside=index)]

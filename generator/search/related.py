@@ -56,13 +56,21 @@ _TITLE, _ABSTRACT = _FIELD["title"], _FIELD["abstract"]
 
 Telling = tuple[str, tuple[str, ...], FieldTerms, FieldTerms]
 """What related_papers() reads of a paper: its slug, its tags' slugs and the terms of its title
-and abstract. The process aside is sent these (~12 MB pickled at 10,000 papers), not the papers."""
+and abstract. The process aside makes these from the papers' slugs and tags and their terms,
+which it reads from the cache itself (building/cache.py's KeptResults)."""
 
 
-def telling(papers: Sequence[Paper], terms: Sequence[tuple[FieldTerms, ...]]) -> list[Telling]:
-    """What related_papers() reads of each of `papers`, given their paper_terms() in order."""
-    return [(paper.slug, tuple(tag.slug for tag in paper.tags), fields[_TITLE], fields[_ABSTRACT])
-            for paper, fields in zip(papers, terms)]
+def tagged(papers: Sequence[Paper]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each paper's slug and its tags' slugs, as telling() is given them."""
+    return [(paper.slug, tuple(tag.slug for tag in paper.tags)) for paper in papers]
+
+
+def telling(papers: Sequence[tuple[str, tuple[str, ...]]],
+            terms: Sequence[tuple[FieldTerms, ...]]) -> list[Telling]:
+    """What related_papers() reads of each of `papers` (tagged() of each), given their
+    paper_terms() in order."""
+    return [(slug, tags, fields[_TITLE], fields[_ABSTRACT])
+            for (slug, tags), fields in zip(papers, terms)]
 
 
 def related_papers(papers: Sequence[Telling], limit: int = RELATED) -> dict[str, tuple[str, ...]]:
