@@ -6,6 +6,10 @@ is given, pickled: it is found again exactly when the same code is given equal v
 list of dependencies is kept by hand, and a page that shows one more value of another paper is
 keyed by that value as soon as it is in its context.
 
+Results that only another process uses (the papers' search terms, which the process aside turns
+into related papers and the search index) are not read back here: Cache.map_kept gives their
+keys, and that process reads them from the file (KeptResults).
+
 Results are kept in one SQLite file, each with a hash of its bytes that is checked before use.
 Cached bytes are untrusted: a result missing, garbled, of another version or unreadable is made
 again; a cache file that SQLite cannot read is started afresh; one that cannot be written is only
