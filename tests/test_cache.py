@@ -377,7 +377,7 @@ def test_kept_results_gone_or_garbled_in_the_file_raise_results_gone(tmp_path, d
         kept = cache.map_kept(double, [(1,), (2,), (5,)])
     with sqlite3.connect(tmp_path / "cache" / FILE) as db:
         db.execute(damage + " WHERE key = ?", (kept.keys[1],))
-    with pytest.raises(cache_module.ResultsGone, match="1 results kept in .* were gone"):
+    with pytest.raises(cache_module.ResultsGone, match="1 of the results kept in .* were gone"):
         kept.results()
     assert kept.in_order([0, 2]).results() == [2, 10]
 

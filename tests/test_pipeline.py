@@ -729,7 +729,7 @@ def test_search_terms_gone_from_the_cache_when_read_aside_are_read_here_in_a_sec
     within_a_minute(lambda: build(options(content, tmp_path / "site", tmp_path / "cache",
                                           workers=2), StageTimer(lines.append)))
     assert [line for line in lines if "were gone when read" in line] == [
-        f"  2 results kept in {(tmp_path / 'cache' / FILE).resolve()} were gone when read: "
+        f"  2 of the results kept in {(tmp_path / 'cache' / FILE).resolve()} were gone when read: "
         "building again, reading them here"]
     monkeypatch.undo()
     assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")

@@ -324,8 +324,8 @@ class KeptResults:
         wanted = list({key for key in self.keys if key not in self.made})
         found = _read_file(self.file, wanted) if wanted else {}
         if len(found) < len(wanted):
-            raise ResultsGone(f"{len(wanted) - len(found)} results kept in {self.file} were "
-                              "gone when read")
+            raise ResultsGone(f"{len(wanted) - len(found)} of the results kept in {self.file} "
+                              "were gone when read")
         return [self.made[key] if key in self.made else found[key] for key in self.keys]
 
     def in_order(self, order: Sequence[int]) -> KeptResults:

@@ -29,7 +29,7 @@ from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import index_json, index_sizes, search_jobs
 from ..search.related import related_papers, tagged, telling
-from ..search.terms import FieldTerms, paper_terms
+from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
 from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
@@ -175,8 +175,7 @@ def _related_aside(papers: list[tuple[str, tuple[str, ...]]],
 
 def _index_aside(terms: KeptResults) -> bytes:
     """index_json() of the papers' search terms, in the site's order, read where this runs."""
-    found: tuple[tuple[FieldTerms, ...], ...] = tuple(terms.results())
-    return index_json(found)
+    return index_json(tuple(terms.results()))
 
 
 def _in_site_order(site: Site, papers: list[Paper], values: Sequence[T]) -> list[T]:
