@@ -6,4 +6,4 @@ import sys
 from generator.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(ending=True))

@@ -24,21 +24,40 @@ if TYPE_CHECKING:
     from .importers.merge import ImportOptions, ImportPlan
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; 0 on success, 1 on content errors, 2 on usage errors."""
+def main(argv: list[str] | None = None, ending: bool = False) -> int:
+    """Run one command; 0 on success, 1 on content errors, 2 on usage errors. `ending`: the
+    process ends with the command (build.py), so a build that succeeds ends it at once
+    (end_now)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
         print(unknown_command(argv[0]), file=sys.stderr)
         return 2
     args = _parser().parse_args(_default_to_build(argv))
+    args.held = [] if ending and args.run is run_build else None
     try:
-        return args.run(args)
+        code = args.run(args)
+        if args.held is not None:
+            end_now(code)
+        return code
     except BuildFailed as failed:
         _print_errors(failed)
         return 1
     except OutputRefused as refused:
         print(f"error: {refused}", file=sys.stderr)
         return 1
+
+
+def end_now(code: int) -> None:
+    """End the process with `code`, its output flushed, without freeing what it holds object by
+    object, as Python does at exit (~0.15 s after a 10,000-paper build; mypy ends so too). Only
+    once its work is done: every file written and closed, no process or thread of its own
+    still running (a build has ended its workers)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # why: a closed pipe; exiting as Python would not help
+            pass
+    os._exit(code)
 
 
 COMMANDS = ("build", "serve", "check", "new", "import", "fetch")
@@ -171,7 +190,7 @@ def run_build(args: argparse.Namespace) -> int:
     """`build`: one full build with a per-stage report."""
     started = time.perf_counter()
     print(f"Building {args.content} -> {args.out}")
-    report = build(options_from(args), StageTimer(report=print))
+    report = build(options_from(args), StageTimer(report=print), held=args.held)
     print(f"Built {report.written + report.unchanged} files ({report.total_bytes:,} bytes) "
           f"in {time.perf_counter() - started:.2f} s: {args.out.resolve()}")
     return 0

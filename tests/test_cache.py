@@ -11,6 +11,7 @@ import sys
 from importlib import metadata
 
 import pytest
+from markupsafe import Markup
 from packaging.requirements import Requirement
 
 import generator.building.cache as cache_module
@@ -154,7 +155,10 @@ def test_equal_arguments_find_the_same_result_whether_or_not_they_share_parts(tm
 
 SHAPES = [("a", "b"), (("a", "b"),), (("a",), "b"), ("a", ("b",)), ((), "a", "b"), ("a", (), "b"),
           (("a", "b", ()),), ((("a", "b"),),), (tuple("abcdefghi"),), (tuple("abcdefgh"),),
-          ("a", {"b": 1}), (("a", {"b": 1}),), (("a", {"b": 2}),), ((1, 2.0, None, True, b"x"),)]
+          ("a", {"b": 1}), (("a", {"b": 1}),), (("a", {"b": 2}),), ((1, 2.0, None, True, b"x"),),
+          ({"a": "b"},), ({"a": ("b",)},), ({"a": {"b": "c"}},), ({"a": "b", "c": 1},),
+          (Markup("a<"),), ("a<",), ({"a": Markup("b<")},), ({"a": "b<"},), ((Markup("b<"),),),
+          ({"a": Markup("x" * 300)},), ({"a": "x" * 300},)]
 
 
 def test_tuples_in_tuples_are_told_apart_by_their_shape_and_found_again_when_equal(tmp_path):

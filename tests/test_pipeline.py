@@ -109,6 +109,13 @@ def test_a_build_writes_the_whole_site(tmp_path):
     assert any("Attention Is Enough".encode() in data for data in built.values())
 
 
+def test_a_build_given_held_leaves_what_it_made_the_site_of_there(tmp_path):
+    content, held = starting_content(tmp_path), []
+    build(options(content, tmp_path / "site", cache=tmp_path / "cache"), held=held)
+    assert [paper.slug for paper in held[0]["site"].papers] == ["p1", "p2", "p3"]
+    assert build(options(content, tmp_path / "site", cache=tmp_path / "cache")).written == 0
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_cached_build_equals_a_clean_build_after_every_edit(tmp_path, monkeypatch, workers):
     monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
