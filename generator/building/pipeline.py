@@ -32,6 +32,7 @@ from ..search.related import related_papers, tagged, telling
 from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
+from .lightpapers import checked_papers, rows_bytes, rows_of
 from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
                      content_stamp, same_bytes)
 from .memory import return_freed_memory
@@ -126,8 +127,11 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
                 last, looked=looked, racy=_racy(cache, stamped, config, sources)))
             return _unchanged(timer, last, last.warnings)
         workers.start()  # why: now, while this process is small (Workers.start)
-        checked = cache.map(check_file, [(source, config.macros) for source in sources],
-                            keep=Checked.ok, workers=workers)
+        # why: each paper kept is stood in for by its row, not read back whole (lightpapers.py)
+        checked, rows = checked_papers(
+            cache, check_file, [(source, config.macros) for source in sources],
+            rows_of(cache.recall(_rows_of(options))) if trusting else {}, keep=Checked.ok,
+            workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
@@ -144,9 +148,11 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
                              f"out), {_count(len(site.tags), 'tag')}")
         parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
                           workers=workers)
-        jobs = (page_jobs(site, theme, parts, related) + feed_jobs(site, theme.templates)
-                + bib_jobs(site, parts) + csl_jobs(parts) + list_jobs(site, parts, related)
-                + crawler_jobs(site) + search_jobs(site, terms, index))
+        # why: the jobs that need no related papers first, while the process aside finds them
+        feeds, bibs, csls = feed_jobs(site, theme.templates), bib_jobs(site, parts), csl_jobs(parts)
+        crawlers, searches = crawler_jobs(site), search_jobs(site, terms, index)
+        jobs = (page_jobs(site, theme, parts, related) + feeds + bibs + csls
+                + list_jobs(site, parts, related) + crawlers + searches)
         timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)
@@ -157,6 +163,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         _check_search_budget(options.out, config, timer)
         _check_site_budget(report, config, timer)
         cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
+        cache.remember(_rows_of(options), rows_bytes(rows))
         cache.remember(_remembered_as(options), LastBuild(
             inputs, report, guessed, manifest, looked, read_warnings,
             _racy(cache, stamped, config, sources)))
@@ -335,6 +342,12 @@ def _sources_of(options: BuildOptions) -> str:
     path as given (papers/x.md is content/papers/x.md or /home/.../papers/x.md there)."""
     return (f"the paper files read by the last build of {os.fspath(options.content)!r} "
             f"into {options.out.resolve()}")
+
+
+def _rows_of(options: BuildOptions) -> str:
+    """The name the rows of the papers the last build of `options.content` into `options.out`
+    checked are remembered by (lightpapers.py)."""
+    return "the rows of the papers of " + _sources_of(options)
 
 
 def _last_build(remembered: object) -> LastBuild:
