@@ -157,3 +157,23 @@ def test_a_rebuild_that_finds_a_paper_gone_from_the_cache_builds_again_reading_e
     monkeypatch.undo()
     build(options(content, tmp_path / "clean"))
     assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")
+
+
+def test_search_terms_gone_of_a_paper_stood_in_for_are_made_in_a_second_build(tmp_path):
+    """The build that remembered a paper's row kept its search terms, so a paper stood in for
+    has its terms read aside without asking the cache file first; gone, the build starts
+    again and makes them."""
+    content = starting_content(tmp_path)
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=2))
+    with sqlite3.connect(tmp_path / "cache" / FILE) as db:
+        for key, value in db.execute("SELECT key, value FROM results").fetchall():
+            if type(pickle.loads(value)).__name__ == "tuple":  # a paper's search terms
+                db.execute("DELETE FROM results WHERE key = ?", (key,))
+    (content / "papers" / "p2.md").write_text(paper_source(
+        title="Sparse Things, Revised", tags=["llm"], date="2025-03-01"))
+    lines = []
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=2),
+          StageTimer(lines.append))
+    assert any("2 of the results kept in" in line and "building again" in line for line in lines)
+    build(options(content, tmp_path / "clean"))
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")

@@ -32,7 +32,7 @@ from ..search.related import related_papers, tagged, telling
 from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
-from .lightpapers import checked_papers, rows_bytes, rows_of
+from .lightpapers import LightPaper, checked_papers, rows_bytes, rows_of
 from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
                      content_stamp, same_bytes)
 from .memory import return_freed_memory
@@ -135,8 +135,10 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
+        # why: the build that remembered a paper's row kept its search terms too
         terms = cache.map_kept(paper_terms, [(paper,) for paper in papers], workers=workers,
-                               apart=trusting and workers.apart)
+                               apart=trusting and workers.apart,
+                               kept=[isinstance(paper, LightPaper) for paper in papers])
         # why: found on another core while this one puts the site together (~0.7 s at 10,000)
         related = Awaited(workers.later(_related_aside, tagged(papers), terms))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
