@@ -24,6 +24,7 @@ from generator.building.pipeline import BuildOptions, StageTimer, build
 from generator.building.workers import Workers
 from generator.building.writer import temp_folders
 from generator.model.errors import BuildFailed
+from generator.search.index import gzipped_size
 
 
 def files(out):
@@ -828,3 +829,17 @@ def test_racy_papers_are_compared_by_their_bytes_until_they_settle(tmp_path, mon
         build(options(content, tmp_path / "site", tmp_path / "cache"), timer)
         assert stage_names(timer) == ["check"]
     assert compared == [{"papers/p3.md"}, set()]
+
+
+def test_the_search_report_counts_the_index_and_its_facets_whether_made_or_kept(tmp_path):
+    """The index's gzipped size comes from the process aside that made it; a build that kept
+    the index (site.yaml's description changed no search term) reads and gzips it."""
+    content = starting_content(tmp_path)
+    site = tmp_path / "site"
+    for description in ("Papers for tests.", "Other papers."):
+        (content / "site.yaml").write_text(SITE_YAML.replace("Papers for tests.", description))
+        lines = []
+        build(options(content, site, tmp_path / "cache", workers=2), StageTimer(lines.append))
+        data = [(site / "search" / name).read_bytes() for name in ("index.json", "meta.json")]
+        raw, gzipped = sum(map(len, data)), sum(map(gzipped_size, data))
+        assert f"  search    index {raw:,} bytes, {gzipped:,} gzipped" in lines

@@ -47,9 +47,8 @@ def search_jobs(site: Site, terms: tuple[tuple[FieldTerms, ...], ...] | object,
         FileJob(paths.SEARCH_INDEX, index_json, (terms,), aside=index)]
 
 
-def index_sizes(files: list[OutputFile]) -> tuple[int, int]:
-    """Raw and (at most) gzipped bytes of what a reader downloads before the first answer."""
-    first = [f.data for f in files if f.path in (paths.SEARCH_INDEX, paths.SEARCH_META)]
-    # why: gzip's fastest level, an upper bound of what a server sends; level 6 would be ~10%
-    # smaller but takes seconds on a 10,000-paper index (bench/search_bench.py reports it)
-    return sum(map(len, first)), sum(len(gzip.compress(d, compresslevel=1, mtime=0)) for d in first)
+def gzipped_size(data: bytes) -> int:
+    """The bytes of `data` gzipped at gzip's fastest level: an upper bound of what a server
+    sends (level 6 would be ~10% smaller but takes seconds on a 10,000-paper index;
+    bench/search_bench.py reports it)."""
+    return len(gzip.compress(data, compresslevel=1, mtime=0))
