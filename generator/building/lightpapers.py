@@ -7,11 +7,12 @@ papers and to link to them; a page keys the paper it shows by the hash that stan
 
 So a build remembers the row of each paper it checked (those short fields as plain values, and
 what the checking said of the file), and the next one stands in for each paper it keeps with a
-LightPaper made from its row: ~5 µs a paper. The rest of the record (HEAVY) is read from the
+LightPaper made from its row: ~10 µs a paper. The rest of the record (HEAVY) is read from the
 cache file the first time something asks for it (a page to make shows the paper), in the process
-that asks, with others waiting to be read. A stand-in sent to a worker goes as its row. If the
-cache no longer holds the whole record then (another build forgot it), ResultsGone is raised and
-the build starts again reading every paper (pipeline.build)."""
+that asks. A stand-in sent to a worker goes as its row. If the cache no longer holds the whole
+record then (another build forgot it), ResultsGone is raised and the build starts again reading
+every paper (pipeline.build). A LightPaper is equal to another one with equal fields, not to a
+Paper: the build compares none."""
 
 from __future__ import annotations
 
@@ -132,8 +133,8 @@ def checked_papers(cache: Cache, check: Callable[..., Checked], items: Sequence[
     keys = cache.keys(check, None, items)
     file = cache.file()
     # why: not asked of the cache file (~0.1 s at 10,000): a whole record gone is found when read
-    held = cache.use([key for key in keys if key in rows]) if file and rows else set()
-    rest = [n for n, key in enumerate(keys) if key not in held]
+    standing = cache.use([key for key in keys if key in rows]) if file and rows else set()
+    rest = [n for n, key in enumerate(keys) if key not in standing]
     made = dict(zip(rest, cache.map(check, [items[n] for n in rest], keep=keep,
                                     keys=[keys[n] for n in rest], **mapped)))
     checked, kept_rows = [], {}
