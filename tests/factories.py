@@ -42,6 +42,16 @@ def write_content(root: Path, papers: dict[str, str], site_yaml: str = SITE_YAML
     return content
 
 
+def starting_content(root: Path) -> Path:
+    """A content folder of three papers, newest first p1, p2, p3: two share the tag llm."""
+    return write_content(root, {
+        "p1": paper_source(title="Attention Is Enough", tags=["llm", "vision"]),
+        "p2": paper_source(title="Sparse Things", tags=["llm"], date="2025-03-01",
+                           body="Notes with $x^2$ and [a link](https://example.org/)."),
+        "p3": paper_source(title="Graphs", tags=["graphs"], date="2025-02-01"),
+    })
+
+
 def make_config(**overrides: object) -> SiteConfig:
     """A SiteConfig for tests."""
     values: dict = {"title": "Test Digest", "base_url": "https://example.org/digest/",

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 import generator.building.pipeline as pipeline_module
-from factories import REPO, paper_source, write_content
+from factories import REPO, paper_source, starting_content
 from generator.building.cache import FILE, Cache, ResultsGone
 from generator.building.lightpapers import (HEAVY, LIGHT, LightPaper, checked_papers, paper_row,
                                             rows_bytes, rows_of, stand_in)
@@ -98,15 +98,6 @@ def test_only_papers_kept_in_a_cache_file_alone_are_stood_in_for(tmp_path):
     in_memory = Cache(tmp_path / "cache", in_memory=True)
     [read] = checked_papers(in_memory, check_file, items, rows, keep=Checked.ok)[0]
     assert type(read.paper) is Paper and read == checked
-
-
-def starting_content(root):
-    return write_content(root, {
-        "p1": paper_source(title="Attention Is Enough", tags=["llm", "vision"]),
-        "p2": paper_source(title="Sparse Things", tags=["llm"], date="2025-03-01",
-                           body="Notes with $x^2$."),
-        "p3": paper_source(title="Graphs", tags=["graphs"], date="2025-02-01"),
-    })
 
 
 def site_files(out):

@@ -18,7 +18,7 @@ import generator.building.stamps as stamps_module
 import generator.building.workers as workers_module
 import generator.content.documents as documents_module
 import generator.content.papers as papers_module
-from factories import REPO, SITE_YAML, paper_source, write_content
+from factories import REPO, SITE_YAML, paper_source, starting_content, write_content
 from generator.building.cache import FILE, Cache
 from generator.building.pipeline import BuildOptions, StageTimer, build
 from generator.building.workers import Workers
@@ -40,15 +40,6 @@ def clean_build(content, folder, project=REPO, drafts=False):
     """The site a build without any cache makes, into a folder of its own."""
     build(options(content, folder, project=project, drafts=drafts))
     return files(folder)
-
-
-def starting_content(root):
-    return write_content(root, {
-        "p1": paper_source(title="Attention Is Enough", tags=["llm", "vision"]),
-        "p2": paper_source(title="Sparse Things", tags=["llm"], date="2025-03-01",
-                           body="Notes with $x^2$ and [a link](https://example.org/)."),
-        "p3": paper_source(title="Graphs", tags=["graphs"], date="2025-02-01"),
-    })
 
 
 def edits(content):
