@@ -168,3 +168,18 @@ def test_search_terms_gone_of_a_paper_stood_in_for_are_made_in_a_second_build(tm
     assert any("2 of the results kept in" in line and "building again" in line for line in lines)
     build(options(content, tmp_path / "clean"))
     assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")
+
+
+def test_a_draft_stood_in_for_when_drafts_are_first_built_has_its_search_terms_made(tmp_path):
+    """The build that remembered a draft's row made no search terms for it, having left it out;
+    with --drafts the next build finds them missing where they are read, and starts again."""
+    content = starting_content(tmp_path)
+    (content / "papers" / "p4.md").write_text(paper_source(title="A Draft", draft=True))
+    build(options(content, tmp_path / "site", tmp_path / "cache", workers=2))
+    lines = []
+    drafts = dataclasses.replace(options(content, tmp_path / "site", tmp_path / "cache", 2),
+                                 drafts=True)
+    build(drafts, StageTimer(lines.append))
+    assert any("1 of the results kept in" in line and "building again" in line for line in lines)
+    build(dataclasses.replace(options(content, tmp_path / "clean"), drafts=True))
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")

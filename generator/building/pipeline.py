@@ -135,7 +135,8 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         _warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
-        # why: the build that remembered a paper's row kept its search terms too
+        # why: the build that remembered a paper's row kept its search terms too (a draft's, if
+        # it built drafts: else they are found gone where they are read, and the build restarts)
         terms = cache.map_kept(paper_terms, [(paper,) for paper in papers], workers=workers,
                                apart=trusting and workers.apart,
                                kept=[isinstance(paper, LightPaper) for paper in papers])
