@@ -393,16 +393,7 @@ _READERS = 4
 
 def _read_file(file: str | None, keys: list[bytes]) -> dict[bytes, Any]:
     """The verified results of those `keys` the cache `file` holds, read without writing it."""
-    if file is None:
-        return {}
-    try:
-        db = sqlite3.connect(Path(file).as_uri() + "?mode=ro", uri=True, timeout=30)
-        try:
-            return _read_rows(db, keys)
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return {}
+    return {} if file is None else read_kept(file, keys)
 
 
 def _read_rows(db: sqlite3.Connection, keys: list[bytes]) -> dict[bytes, Any]:
