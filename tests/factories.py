@@ -106,10 +106,10 @@ def page_jobs_with_cards(site: Site, used: Theme | None = None) -> list:
 
 
 def related_of(papers) -> dict[str, tuple[str, ...]]:
-    """related_papers() of papers, their search terms made as the build makes them."""
-    from generator.search.related import related_papers, tagged, telling
-    from generator.search.terms import paper_terms
-    return related_papers(telling(tagged(papers), [paper_terms(paper) for paper in papers]))
+    """related_papers() of papers, over the search index of their terms as the build makes it."""
+    from generator.search.index import build_index
+    from generator.search.related import related_papers, tagged
+    return related_papers(build_index(tuple(papers)), tagged(papers))
 
 
 def pages_of(site: Site) -> dict[str, str]:

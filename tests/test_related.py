@@ -1,10 +1,13 @@
 import random
+from collections import Counter
 
+import numpy as np
 import pytest
 
 from factories import make_paper, related_of
-from generator.search.related import RELATED, tagged, telling, telling_words
-from generator.search.terms import paper_terms
+from generator.search.index import build_index
+from generator.search.related import BOILERPLATE, RELATED, TAG_REPEATS, telling_words
+from generator.search.terms import FIELDS, paper_terms
 
 
 def paper(slug, abstract, tags=(), title="A Paper"):
@@ -59,12 +62,16 @@ def test_a_shared_tag_alone_relates_two_papers():
     assert related_of(papers) == {"a": ("b",), "b": ("a",)}
 
 
-def words_of(papers):
-    """Each paper's telling words as telling_words() counts them, by word."""
-    docs, terms, counts, vocabulary = telling_words(telling(tagged(papers), [paper_terms(p) for p in papers]))
+def words_of(papers, numbers=None):
+    """Each paper's telling words as telling_words() counts them, by word, the papers numbered
+    `numbers` (their order, unless given)."""
+    tags = [tuple(tag.slug for tag in p.tags) for p in papers]
+    numbers = np.arange(len(papers)) if numbers is None else np.array(numbers)
+    docs, terms, counts, vocabulary = telling_words(build_index(tuple(papers)), tags, numbers)
+    assert np.all(np.diff(docs * len(vocabulary) + terms) > 0), "not paper by paper, then by term"
     found = [{} for _ in papers]
     for doc, term, count in zip(docs.tolist(), terms.tolist(), counts.tolist()):
-        found[doc][vocabulary[term]] = count
+        found[numbers.tolist().index(doc)][vocabulary[term]] = count
     return found
 
 
@@ -73,6 +80,27 @@ def test_telling_words_count_the_search_terms_of_the_title_and_abstract_and_each
     other = paper("b", "Numbers: 42 and 7.", tags=["gnn", "maths"], title="2025")
     assert words_of([one, other]) == [{"graph": 4, "#gnn": 3}, {"number": 1, "#gnn": 3,
                                                                  "#maths": 3}]
+
+
+def test_telling_words_are_the_title_and_abstract_terms_a_paper_is_indexed_by_and_its_tags():
+    rng = random.Random(3)
+    vocabulary = ["graphs", "diffusion", "we", "propose", "2025", "kernels", "quokkas", "learning"]
+    papers = crafted() + [paper(f"p{n}", " ".join(rng.choices(vocabulary, k=8)),
+                                tags=rng.sample(["a", "b", "c"], rng.randrange(3)),
+                                title=" ".join(rng.choices(vocabulary, k=3))) for n in range(20)]
+    names = [name for name, _ in FIELDS]
+    title, abstract = names.index("title"), names.index("abstract")
+    expected = []
+    for one in papers:
+        counts = Counter()
+        for words, times in (paper_terms(one)[title], paper_terms(one)[abstract]):
+            counts.update({word: n for word, n in zip(words.split(), times)
+                           if word not in BOILERPLATE and not word.isdigit()})
+        counts.update({f"#{tag.slug}": TAG_REPEATS for tag in one.tags})
+        expected.append(dict(counts))
+    shuffled = list(range(len(papers)))
+    random.Random(4).shuffle(shuffled)
+    assert words_of(papers) == words_of(papers, shuffled) == expected
 
 
 def test_telling_words_of_no_paper_or_of_papers_without_one_are_none():

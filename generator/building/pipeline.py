@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Collection, Mapping, Sequence, TypeVar
+from typing import Callable, Collection, Mapping
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import PAPERS_DIR, content_warnings, load_documents
@@ -18,8 +18,8 @@ from ..content.theme import load_templates, load_theme
 from ..model import urls as paths
 from ..model.errors import BuildFailed
 from ..model.languages import catalogue_languages
-from ..model.records import Paper, PaperParts, Site, SiteConfig, SourceFile, Theme
-from ..model.site import build_site, updated_time
+from ..model.records import PaperParts, Site, SiteConfig, SourceFile, Theme
+from ..model.site import build_site, reading_key, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
 from ..outputs.interface import OVERLAY_MESSAGES, interface
@@ -27,8 +27,10 @@ from ..outputs.lists import list_jobs
 from ..outputs.kinds import feed_jobs, groupings, page_jobs
 from ..outputs.paperparts import paper_parts, parts_inputs
 from ..outputs.sitemap import crawler_jobs
-from ..search.index import gzipped_size, index_json, search_jobs
-from ..search.related import related_papers, tagged, telling
+from ..search.index import gzipped_size, index_of_terms, search_jobs
+from ..search.lunrindex import BuiltIndex
+from ..search.packed import packed_json
+from ..search.related import related_papers, tagged
 from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
@@ -140,11 +142,14 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         terms = cache.map_kept(paper_terms, [(paper,) for paper in papers], workers=workers,
                                apart=trusting and workers.apart,
                                kept=[isinstance(paper, LightPaper) for paper in papers])
-        # why: found on another core while this one puts the site together (~0.7 s at 10,000)
-        related = Awaited(workers.later(_related_aside, tagged(papers), terms))
+        # why: in the site's order, as the search index numbers them (site.reading_order)
+        in_order = sorted(range(len(papers)), key=lambda n: reading_key(papers[n]))
+        terms = terms.in_order(in_order)
+        # why: found on another core while this one puts the site together (~1 s at 10,000)
+        related = Awaited(workers.later(_related_aside, tagged([papers[n] for n in in_order]),
+                                        terms))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
-        terms = terms.in_order(_in_site_order(site, papers, range(len(papers))))
-        # why: begun aside too, after the related papers, while this process goes on (~0.4 s)
+        # why: begun aside too, after the related papers, while this process goes on (~0.1 s)
         index = _Aside(workers.later(_index_aside, terms))
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
@@ -176,6 +181,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         return report
     finally:  # why: what was made is kept, even by a build that failed
         workers.close()
+        _BUILT.clear()
         cache.commit(complete)
         if own_cache:
             cache.close()
@@ -185,15 +191,32 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
 
 def _related_aside(papers: list[tuple[str, tuple[str, ...]]],
                    terms: KeptResults) -> dict[str, tuple[str, ...]]:
-    """related_papers() of `papers` (tagged()), with their search terms read where this runs."""
-    return related_papers(telling(papers, terms.results()))
+    """related_papers() of `papers` (tagged(), in the site's order) over the search index of
+    their `terms`."""
+    return related_papers(_built_index(terms), papers)
 
 
 def _index_aside(terms: KeptResults) -> tuple[bytes, int]:
-    """index_json() of the papers' search terms, in the site's order, read where this runs,
-    and its gzipped_size() for the search budget (~0.05 s at 10,000 papers, not spent here)."""
-    index = index_json(tuple(terms.results()))
+    """The search index of the papers' `terms`, in the site's order, packed (index_json()), and
+    its gzipped_size() for the search budget (~0.05 s at 10,000 papers, not spent here)."""
+    index = packed_json(_built_index(terms))
     return index, gzipped_size(index)
+
+
+def _built_index(terms: KeptResults) -> BuiltIndex:
+    """index_of_terms() of `terms`, read where this runs, built once for both asides (~0.7 s at
+    10,000 papers): the first to ask builds it and keeps it, the other takes it."""
+    key = terms.digest()
+    built = _BUILT.pop(key, None)
+    if built is None:
+        _BUILT.clear()
+        built = _BUILT[key] = index_of_terms(tuple(terms.results()))
+    return built
+
+
+_BUILT: dict[bytes, BuiltIndex] = {}
+"""The index _built_index() built that the other aside has not taken: one at most, in the
+process aside (or in this one, with one worker: build() lets it go when it ends)."""
 
 
 class _Aside:
@@ -205,12 +228,6 @@ class _Aside:
     def __call__(self) -> tuple[bytes, int]:
         self.taken = True
         return self._result()
-
-
-def _in_site_order(site: Site, papers: list[Paper], values: Sequence[T]) -> list[T]:
-    """One value of each of `papers`, given in that order, in the site's order."""
-    of_slug = {paper.slug: value for paper, value in zip(papers, values)}
-    return [of_slug[paper.slug] for paper in site.papers]
 
 
 def read_content(content: Path, base_url: str | None = None,
@@ -237,7 +254,6 @@ def overlay_messages(options: BuildOptions) -> dict[str, str]:
     return {key: ui.gettext(message) for key, message in OVERLAY_MESSAGES.items()}
 
 
-T = TypeVar("T")
 EPOCH = "SOURCE_DATE_EPOCH"
 """The environment variable that fixes the site's 'updated' time (see model.site.updated_time)."""
 

@@ -7,17 +7,18 @@ papers are as related as the cosine of their vectors. A term or tag in more than
 of the papers (and more than COMMON_FLOOR) tells little and would pair nearly every paper with
 every other, so it is left out, as a stop word is. Each paper is matched by its TERMS_MATCHED
 heaviest terms through an inverted index in numpy: the work grows with the pairs of papers
-that share such a term, not with the square of the digest.
+that share such a term, not with the square of the digest. The words are read from the search
+index built of the papers (lunrindex.py's BuiltIndex), which has numbered each of them already.
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Iterable, Sequence
 
 from ..model.lazy import library
 from ..model.records import Paper
-from .terms import FIELDS, FieldTerms, Numbering, term
+from .lunrindex import BuiltIndex
+from .terms import term
 
 np = library("numpy")
 
@@ -50,37 +51,24 @@ achieves provide provides introduce introduces further different significant sig
 """.split())))
 """English function words (lunr's stop words leave some in) and the words every abstract uses
 ('we propose a novel method'), as the terms they index as."""
-_FIELD = {name: number for number, (name, _) in enumerate(FIELDS)}
-_TITLE, _ABSTRACT = _FIELD["title"], _FIELD["abstract"]
-
-
-Telling = tuple[str, tuple[str, ...], FieldTerms, FieldTerms]
-"""What related_papers() reads of a paper: its slug, its tags' slugs and the terms of its title
-and abstract. The process aside makes these from the papers' slugs and tags and their terms,
-which it reads from the cache itself (building/cache.py's KeptResults)."""
 
 
 def tagged(papers: Sequence[Paper]) -> list[tuple[str, tuple[str, ...]]]:
-    """Each paper's slug and its tags' slugs, as telling() is given them."""
+    """Each paper's slug and its tags' slugs, as related_papers() is given them."""
     return [(paper.slug, tuple(tag.slug for tag in paper.tags)) for paper in papers]
 
 
-def telling(papers: Sequence[tuple[str, tuple[str, ...]]],
-            terms: Sequence[tuple[FieldTerms, ...]]) -> list[Telling]:
-    """What related_papers() reads of each of `papers` (tagged() of each), given their
-    paper_terms() in order."""
-    return [(slug, tags, fields[_TITLE], fields[_ABSTRACT])
-            for (slug, tags), fields in zip(papers, terms)]
-
-
-def related_papers(papers: Sequence[Telling], limit: int = RELATED) -> dict[str, tuple[str, ...]]:
-    """Up to `limit` related papers of each of `papers` (telling() of each), by slug, most
-    related first; ties go to the smaller slug. A paper that shares no telling term or tag with
-    any other has none."""
-    ordered = sorted(papers, key=lambda paper: paper[0])
-    slugs = [slug for slug, *_ in ordered]
-    docs, terms, tf, _ = telling_words(ordered)
-    docs, terms, weights = _weights(docs, terms, tf, len(ordered))
+def related_papers(index: BuiltIndex, papers: Sequence[tuple[str, tuple[str, ...]]],
+                   limit: int = RELATED) -> dict[str, tuple[str, ...]]:
+    """Up to `limit` related papers of each paper of the search `index`, by slug, most related
+    first; ties go to the smaller slug. `papers`: tagged() of the index's documents, in its
+    order. A paper that shares no telling term or tag with any other has none."""
+    by_slug = sorted(range(len(papers)), key=lambda ref: papers[ref][0])
+    slugs = [papers[ref][0] for ref in by_slug]
+    numbers = np.empty(len(papers), np.int64)
+    numbers[by_slug] = np.arange(len(papers))
+    docs, terms, tf, _ = telling_words(index, [tags for _, tags in papers], numbers)
+    docs, terms, weights = _weights(docs, terms, tf, len(slugs))
     if not len(docs):
         return {slug: () for slug in slugs}
     found: dict[str, tuple[str, ...]] = {}
@@ -96,45 +84,38 @@ def related_papers(papers: Sequence[Telling], limit: int = RELATED) -> dict[str,
     return {slug: found.get(slug, ()) for slug in slugs}
 
 
-def telling_words(papers: Sequence[Telling]
+def telling_words(index: BuiltIndex, tags: Sequence[tuple[str, ...]], numbers: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """(paper, term, count) of each paper's telling words, paper by paper, then by term, and the
-    words the term numbers stand for, sorted. A paper is given as telling() gives it; its words
-    are the terms of its title and abstract, less the words every abstract uses, and its tags
-    ('#slug', which no term can be, counted TAG_REPEATS times)."""
-    fields = [(title, abstract) for _, _, title, abstract in papers]
-    tags = [[f"#{tag}" for tag in tag_slugs] for _, tag_slugs, _, _ in papers]
-    # why: the papers' words numbered as they come, field by field, in C, then renumbered in
-    # sorted order: a million words are neither all held at once (~50 MB) nor sorted
-    numbering = Numbering()
-    lengths = [len(t) + len(a) for (_, t), (_, a) in fields]
-    first = np.fromiter(itertools.chain.from_iterable(
-        map(numbering.__getitem__, words.split()) for field in fields for words, _ in field),
-        np.int32, sum(lengths))
-    tagged = list(itertools.chain.from_iterable(tags))
-    first = np.concatenate([first, np.fromiter(map(numbering.__getitem__, tagged), np.int32,
-                                               len(tagged))])
-    vocabulary = sorted(numbering)
-    # why: 32-bit numbers (a million each at 10,000 papers), for the process's peak
-    rank = np.empty(len(vocabulary), np.int32)
-    rank[np.fromiter(map(numbering.__getitem__, vocabulary), np.int64, len(vocabulary))] = \
-        np.arange(len(vocabulary))
-    terms = rank[first]
-    del first
-    everyone = np.arange(len(papers), dtype=np.int32)
-    docs = np.concatenate([np.repeat(everyone, lengths),
-                           np.repeat(everyone, [len(paper_tags) for paper_tags in tags])])
-    tf = np.concatenate([
-        np.fromiter(itertools.chain.from_iterable(counts for field in fields for _, counts in field),
-                    np.float64, len(terms) - len(tagged)),
-        np.full(len(tagged), TAG_REPEATS, np.float64)])
+    words the term numbers stand for, sorted. The papers are the search `index`'s documents,
+    `numbers` the number each is given here (by ref), `tags` their tags' slugs; a paper's words
+    are the terms of its title and abstract in the index, less the words every abstract uses,
+    and its tags ('#slug', which no term can be, counted TAG_REPEATS times)."""
+    assert index.documents == len(tags) == len(numbers)
+    # why: the index has numbered every word of every field already (lunrindex.py): its title
+    # and abstract vectors are these words; numbering them again took ~0.4 s at 10,000 papers
+    width = len(index.fields)
+    vector = np.repeat(np.arange(len(index.lengths), dtype=np.int32), index.lengths)
+    in_text = np.isin(vector % width, [index.fields.index("title"), index.fields.index("abstract")])
+    tag_words = [f"#{tag}" for paper_tags in tags for tag in paper_tags]
+    words = index.terms + sorted(set(tag_words))
+    tag_number = {word: n for n, word in enumerate(words) if n >= len(index.terms)}
+    order = sorted(range(len(words)), key=words.__getitem__)
+    vocabulary = [words[n] for n in order]
+    rank = np.empty(len(words), np.int64)
+    rank[order] = np.arange(len(words))
+    docs = numbers[np.concatenate([vector[in_text] // width, np.repeat(
+        np.arange(len(tags), dtype=np.int32), [len(paper_tags) for paper_tags in tags])])]
+    terms = rank[np.concatenate([index.numbers[in_text], np.fromiter(
+        map(tag_number.__getitem__, tag_words), np.int64, len(tag_words))])]
+    tf = np.concatenate([index.counts[in_text].astype(np.float64),
+                         np.full(len(tag_words), TAG_REPEATS, np.float64)])
     # why: each distinct word is judged once, not each time a paper has it
     telling = np.array([not (w in BOILERPLATE or w.isdigit()) for w in vocabulary], bool)
     kept = telling[terms]
     # a word in both the title and the abstract is one term, its counts summed
     width = max(len(vocabulary), 1)
-    pairs, summed = np.unique(docs[kept].astype(np.int64) * width + terms[kept],
-                              return_inverse=True)
+    pairs, summed = np.unique(docs[kept] * width + terms[kept], return_inverse=True)
     return pairs // width, pairs % width, np.bincount(summed, tf[kept], len(pairs)), vocabulary
 
 
