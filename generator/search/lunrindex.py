@@ -45,9 +45,9 @@ class BuiltIndex:
     """In lunr's `_index` order: first seen first."""
     lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     """How many terms each vector has."""
-    numbers: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    numbers: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     """Each vector's term numbers (indexes in `terms`), ascending, vector after vector."""
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     """How often each of those terms is in its field."""
 
     def vectors(self) -> Iterator[tuple[int, int, list[int], list[int]]]:
@@ -91,8 +91,9 @@ def build_from_terms(documents: Iterable[tuple[FieldTerms, ...]], fields: list[s
     key += numbers
     order = np.argsort(key)
     del key
+    # why: kept as 32-bit numbers (the process aside holds them while it finds related papers)
     return BuiltIndex(list(fields), list(boosts), len(documents), list(numbering), lengths,
-                      numbers[order], counts[order])
+                      numbers.astype(np.int32)[order], counts.astype(np.int32)[order])
 
 
 def _words(vectors: list[FieldTerms]) -> Iterator[str]:

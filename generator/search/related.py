@@ -65,7 +65,7 @@ def related_papers(index: BuiltIndex, papers: Sequence[tuple[str, tuple[str, ...
     order. A paper that shares no telling term or tag with any other has none."""
     by_slug = sorted(range(len(papers)), key=lambda ref: papers[ref][0])
     slugs = [papers[ref][0] for ref in by_slug]
-    numbers = np.empty(len(papers), np.int64)
+    numbers = np.empty(len(papers), np.int32)
     numbers[by_slug] = np.arange(len(papers))
     docs, terms, tf, _ = telling_words(index, [tags for _, tags in papers], numbers)
     docs, terms, weights = _weights(docs, terms, tf, len(slugs))
@@ -95,27 +95,34 @@ def telling_words(index: BuiltIndex, tags: Sequence[tuple[str, ...]], numbers: n
     # why: the index has numbered every word of every field already (lunrindex.py): its title
     # and abstract vectors are these words; numbering them again took ~0.4 s at 10,000 papers
     width = len(index.fields)
-    vector = np.repeat(np.arange(len(index.lengths), dtype=np.int32), index.lengths)
-    in_text = np.isin(vector % width, [index.fields.index("title"), index.fields.index("abstract")])
+    vectors = np.arange(len(index.lengths))
+    wanted = np.isin(vectors % width, [index.fields.index("title"), index.fields.index("abstract")])
+    in_text = np.repeat(wanted, index.lengths)
     tag_words = [f"#{tag}" for paper_tags in tags for tag in paper_tags]
     words = index.terms + sorted(set(tag_words))
     tag_number = {word: n for n, word in enumerate(words) if n >= len(index.terms)}
     order = sorted(range(len(words)), key=words.__getitem__)
     vocabulary = [words[n] for n in order]
-    rank = np.empty(len(words), np.int64)
+    # why: 32-bit numbers (a million each at 10,000 papers), for the process's peak
+    rank = np.empty(len(words), np.int32)
     rank[order] = np.arange(len(words))
-    docs = numbers[np.concatenate([vector[in_text] // width, np.repeat(
-        np.arange(len(tags), dtype=np.int32), [len(paper_tags) for paper_tags in tags])])]
-    terms = rank[np.concatenate([index.numbers[in_text], np.fromiter(
-        map(tag_number.__getitem__, tag_words), np.int64, len(tag_words))])]
-    tf = np.concatenate([index.counts[in_text].astype(np.float64),
-                         np.full(len(tag_words), TAG_REPEATS, np.float64)])
+    numbers = numbers.astype(np.int32)
+    docs = np.concatenate([np.repeat(numbers[vectors[wanted] // width], index.lengths[wanted]),
+                           np.repeat(numbers, [len(paper_tags) for paper_tags in tags])])
+    terms = np.concatenate([rank[index.numbers[in_text]], rank[np.fromiter(
+        map(tag_number.__getitem__, tag_words), np.int64, len(tag_words))]])
+    tf = np.concatenate([index.counts[in_text], np.full(len(tag_words), TAG_REPEATS)],
+                        dtype=np.float64)
+    del in_text
     # why: each distinct word is judged once, not each time a paper has it
     telling = np.array([not (w in BOILERPLATE or w.isdigit()) for w in vocabulary], bool)
     kept = telling[terms]
     # a word in both the title and the abstract is one term, its counts summed
     width = max(len(vocabulary), 1)
-    pairs, summed = np.unique(docs[kept] * width + terms[kept], return_inverse=True)
+    # why: 32-bit keys while they fit (to ~35,000 papers): np.unique's copies are the peak
+    key_type = np.int32 if len(tags) * width < 2**31 else np.int64
+    pairs, summed = np.unique(docs[kept].astype(key_type) * width + terms[kept],
+                              return_inverse=True)
     return pairs // width, pairs % width, np.bincount(summed, tf[kept], len(pairs)), vocabulary
 
 
