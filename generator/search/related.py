@@ -100,7 +100,7 @@ def telling_words(index: BuiltIndex, tags: Sequence[tuple[str, ...]], numbers: n
     in_text = np.repeat(wanted, index.lengths)
     tag_words = [f"#{tag}" for paper_tags in tags for tag in paper_tags]
     words = index.terms + sorted(set(tag_words))
-    tag_number = {word: n for n, word in enumerate(words) if n >= len(index.terms)}
+    tag_number = {word: n for n, word in enumerate(words[len(index.terms):], len(index.terms))}
     order = sorted(range(len(words)), key=words.__getitem__)
     vocabulary = [words[n] for n in order]
     # why: 32-bit numbers (a million each at 10,000 papers), for the process's peak
