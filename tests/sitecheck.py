@@ -15,7 +15,6 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import unquote, urlsplit
@@ -350,7 +349,7 @@ def serve(folder: Path, base_path: str) -> Iterator[str]:
     """Serve `folder` under `base_path` with the project's SiteHandler; yields the origin URL."""
     if str(REPO) not in sys.path:  # importable however pytest was started
         sys.path.insert(0, str(REPO))
-    from generator.serve.handlers import SiteHandler
+    from generator.serve.handlers import PreviewServer, SiteHandler
 
     class QuietHandler(SiteHandler):
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -358,8 +357,8 @@ def serve(folder: Path, base_path: str) -> Iterator[str]:
 
     handler = functools.partial(type("H", (QuietHandler,), {"base_path": base_path}),
                                 directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    # why: the preview server's class, quiet about a browser that hangs up mid-file
+    server = PreviewServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
