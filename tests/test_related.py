@@ -120,13 +120,25 @@ def test_a_term_in_too_many_papers_relates_none_of_them():
     assert related["q1"] == ("q2",) and related["p00"] == ()
 
 
-def test_scoring_in_small_blocks_gives_the_same_related_papers(monkeypatch):
-    papers = [paper(f"p{n}", " ".join(random.Random(n).choices(
+def random_papers():
+    """40 papers of five words each from seven, and one tag each from four."""
+    return [paper(f"p{n}", " ".join(random.Random(n).choices(
         ["graphs", "diffusion", "images", "kernels", "proteins", "attention", "quokkas"], k=5)),
         tags=random.Random(n).sample(["a", "b", "c", "d"], 1)) for n in range(40)]
+
+
+def test_scoring_in_small_blocks_gives_the_same_related_papers(monkeypatch):
+    papers = random_papers()
     whole = related_of(papers)
     monkeypatch.setattr("generator.search.related.PAIRS_PER_BLOCK", 7)
     assert related_of(papers) == whole and any(whole.values())
+
+
+def test_64_bit_keys_for_a_digest_too_large_for_32_give_the_same_related_papers(monkeypatch):
+    papers = random_papers()
+    small = related_of(papers)
+    monkeypatch.setattr("generator.search.related._KEYS_32_BITS_BELOW", 0)
+    assert related_of(papers) == small and any(small.values())
 
 
 @pytest.mark.parametrize("seed", range(5))

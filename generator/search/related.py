@@ -120,10 +120,13 @@ def telling_words(index: BuiltIndex, tags: Sequence[tuple[str, ...]], numbers: n
     # a word in both the title and the abstract is one term, its counts summed
     width = max(len(vocabulary), 1)
     # why: 32-bit keys while they fit (to ~35,000 papers): np.unique's copies are the peak
-    key_type = np.int32 if len(tags) * width < 2**31 else np.int64
+    key_type = np.int32 if len(tags) * width < _KEYS_32_BITS_BELOW else np.int64
     pairs, summed = np.unique(docs[kept].astype(key_type) * width + terms[kept],
                               return_inverse=True)
     return pairs // width, pairs % width, np.bincount(summed, tf[kept], len(pairs)), vocabulary
+
+
+_KEYS_32_BITS_BELOW = 2**31
 
 
 def _weights(docs: np.ndarray, terms: np.ndarray, tf: np.ndarray, papers: int
