@@ -86,6 +86,8 @@
       return;
     }
     const offset = append ? shown : 0;
+    // why: the search asked for now; the box may hold more by the time its answer comes
+    const asked = stateUrl();
     S.engine.search(state.q, filters(), PAGE, offset).then((reply) => {
       if (ticket !== latest) { return; }
       if (reply.type === "error") { status.textContent = S.say("searchFailed"); return; }
@@ -96,7 +98,7 @@
       showStatus(reply.total);
       more.hidden = shown >= reply.total;
       drawFacets(reply.facets);
-      list.dataset.shown = stateUrl(); // why: lets people and tests see which search is on screen
+      list.dataset.shown = asked; // why: lets people and tests see which search is on screen
     }, () => { status.textContent = S.say("indexFailed"); });
   }
 
