@@ -9,7 +9,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import RESULT_LINKS, TIMEOUT_MS, open_search, result_titles, type_query
+from browserkit import (RESULT_LINKS, TIMEOUT_MS, open_page, open_search, result_titles,
+                        type_query)
 from sitecheck import BASE_PATH, REPO, said, said_count
 
 UNLEARNING = "Towards Scalable Exact Machine Unlearning Using Parameter-Efficient Fine-Tuning"
@@ -137,6 +138,25 @@ def test_escape_clears_the_box(page):
     page.keyboard.press("Escape")
     expect(page.locator("#site-search-input")).to_have_value("")
     expect(page.locator("#site-search-panel")).to_be_hidden()
+
+
+def test_escape_drops_an_answer_still_on_its_way(browser, origin):
+    page = open_page(browser, origin)
+    held = []
+    # why: the worker's script held back, so the search typed is still unanswered at Escape
+    page.route("**/search/worker.js*", lambda route: held.append(route))
+    page.goto(BASE_PATH)
+    page.keyboard.press("/")
+    page.keyboard.type("retrieval")
+    page.wait_for_timeout(500)  # why: past the box's 120 ms pause, so the search has been asked
+    page.keyboard.press("Escape")
+    assert held, "the box did not start the search worker"
+    held[0].continue_()
+    expect(page.locator('#site-search-input[data-ready="true"]')).to_be_attached()
+    page.wait_for_timeout(500)  # why: time for the answer to come, and (it must not) be shown
+    expect(page.locator("#site-search-input")).to_have_value("")
+    expect(page.locator("#site-search-panel")).to_be_hidden()
+    page.context.close()
 
 
 NO_SCRIPT = ('Search needs JavaScript, which is off. Browse <a href="%(tags)s">the tags</a>, '

@@ -231,6 +231,7 @@
   }
 
   function clear() {
+    latest += 1; // why: an answer still on its way would open the panel again
     input.value = ""; list.textContent = ""; status.textContent = ""; showSearched(notice, null); setOpen(false);
   }
 
