@@ -447,6 +447,64 @@ def test_commit_forgets_in_memory_but_the_file_still_has_it(tmp_path):
     cache.close()
 
 
+# Plain values remembered in files of their own
+
+PLAIN = {b"key": (b"card", "entry", 3), b"other": ()}
+
+
+def test_a_plain_value_remembered_is_recalled_by_the_next_build(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.recall_plain("parts") is None
+        cache.remember_plain("parts", PLAIN)
+        cache.commit()
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.recall_plain("parts") == PLAIN
+        assert cache.recall_plain("other parts") is None
+
+
+def plain_file(tmp_path):
+    (found,) = (tmp_path / "cache" / cache_module.PLAIN).iterdir()
+    return found
+
+
+def test_a_plain_value_garbled_or_of_other_code_or_another_name_is_not_recalled(tmp_path,
+                                                                            monkeypatch):
+    with Cache(tmp_path / "cache") as cache:
+        cache.remember_plain("parts", PLAIN)
+    kept = plain_file(tmp_path)
+    data = bytearray(kept.read_bytes())
+    data[-2] ^= 1
+    kept.write_bytes(bytes(data))
+    assert Cache(tmp_path / "cache").recall_plain("parts") is None
+    with Cache(tmp_path / "cache") as cache:
+        cache.remember_plain("parts", PLAIN)
+    monkeypatch.setattr(cache_module, "code_version", lambda: b"other code")
+    assert Cache(tmp_path / "cache").recall_plain("parts") is None
+    monkeypatch.undo()
+    kept.rename(kept.with_name(cache_module._plain_file("other parts")))
+    assert Cache(tmp_path / "cache").recall_plain("other parts") is None
+
+
+def test_a_plain_value_that_cannot_be_written_is_only_not_kept(tmp_path):
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / cache_module.PLAIN).write_text("a file where its folder would be")
+    with Cache(tmp_path / "cache") as cache:
+        cache.remember_plain("parts", PLAIN)
+        assert cache.recall_plain("parts") is None
+        assert cache.map(double, [(2,)]) == [4]
+
+
+def test_a_cache_in_memory_recalls_the_very_plain_value_it_was_given(tmp_path):
+    cache = Cache(tmp_path / "cache", in_memory=True)
+    cache.remember_plain("parts", PLAIN)
+    cache.commit()
+    assert cache.recall_plain("parts") is PLAIN
+    (tmp_path / "cache" / cache_module.PLAIN).rename(tmp_path / "gone")
+    assert cache.recall_plain("parts") is PLAIN
+    assert Cache(None, in_memory=True).recall_plain("parts") is None
+    cache.close()
+
+
 # Pruning the file
 
 

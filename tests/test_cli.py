@@ -87,7 +87,8 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
     run(cwd=tmp_path)
     result = run(cwd=tmp_path)
     assert "nothing changed since the last build" in result.stdout
-    assert sorted(os.listdir(tmp_path / ".digest-cache")) == ["results.sqlite3"]
+    assert sorted(os.listdir(tmp_path / ".digest-cache")) == ["plain", "results.sqlite3"]
+    assert [name[-8:] for name in os.listdir(tmp_path / ".digest-cache/plain")] == [".marshal"]
     assert "0 written" in run("--no-cache", cwd=tmp_path).stdout
 
 

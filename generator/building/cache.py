@@ -18,6 +18,7 @@ not written. A cache never fails a build and never gives bytes it has not verifi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import io
@@ -27,6 +28,7 @@ import os
 import pickle
 import sqlite3
 import sys
+import tempfile
 import types
 import typing
 import unicodedata
@@ -42,6 +44,8 @@ LIBRARIES = ("babel", "Jinja2", "latex2mathml", "lunr", "Markdown", "MarkupSafe"
 date, number and plural; Markdown imports Pygments for its code blocks). tests/test_cache.py
 builds a site and fails when it imported a library (or one a library needs) not named here."""
 FILE = "results.sqlite3"
+PLAIN = "plain"
+"""The folder, beside FILE, of the values kept by Cache.remember_plain(), a file each."""
 _BATCH = 500
 """Keys asked for in one query (SQLite allows 999 parameters in older versions)."""
 _PICKLE = pickle.HIGHEST_PROTOCOL
@@ -166,6 +170,50 @@ class Cache:
     def remember(self, name: str, value: Any) -> None:
         """Keep `value` under `name` for later builds of this code."""
         self.keep({self._name_key(name): value})
+
+    def recall_plain(self, name: str) -> Any:
+        """What remember_plain() last kept under `name` (with this code), or None."""
+        key = self._name_key(name)
+        if self._memory is not None and key in self._memory:
+            return self._memory[key]
+        if self.folder is None:
+            return None
+        try:
+            data = memoryview((self.folder / PLAIN / _plain_file(name)).read_bytes())
+            if data[:32] != key or hashlib.sha256(data[64:]).digest() != data[32:64]:
+                return None
+            value = marshal.loads(data[64:])
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if self._memory is not None:
+            self._memory[key] = value
+        return value
+
+    def remember_plain(self, name: str, value: Any) -> None:
+        """remember(), for a large value of plain data (what marshal writes: tuples, dicts, texts,
+        bytes, numbers) that the next build reads whole: kept in a file of its own beside the
+        cache file, with its key and hash, not in it. The 40 MB of a 10,000-paper digest's parts
+        took ~0.16 s to read back from SQLite and ~0.3 s to write; ~0.06 s and ~0.03 s so."""
+        key = self._name_key(name)
+        self._used.add(key)
+        if self._memory is not None:
+            self._memory[key] = value
+        if self.folder is None or not self._writable:
+            return
+        data, folder = marshal.dumps(value), self.folder / PLAIN
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            file = tempfile.NamedTemporaryFile(dir=folder, delete=False)
+        except OSError:  # why: a value not kept is made again by the next build
+            return
+        try:
+            with file:
+                file.write(key + hashlib.sha256(data).digest())
+                file.write(data)
+            os.replace(file.name, folder / _plain_file(name))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(file.name)
 
     def _name_key(self, name: str) -> bytes:
         return hashlib.sha256(self._code_version() + b"remembered " + name.encode()).digest()
@@ -429,6 +477,11 @@ def _verified(digest: bytes, value: bytes) -> Any:
         return pickle.loads(value)
     except Exception:  # why: bytes that hash right but do not load are a result of other code
         return _MISSING
+
+
+def _plain_file(name: str) -> str:
+    """The file a value remembered by `name` is kept in (Cache.remember_plain)."""
+    return hashlib.sha256(name.encode()).hexdigest()[:32] + ".marshal"
 
 
 def _has_table(db: sqlite3.Connection) -> bool:

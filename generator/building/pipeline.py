@@ -25,7 +25,7 @@ from ..outputs.csljson import csl_jobs
 from ..outputs.interface import OVERLAY_MESSAGES, interface
 from ..outputs.lists import list_jobs
 from ..outputs.kinds import feed_jobs, groupings, page_jobs
-from ..outputs.paperparts import paper_parts, parts_inputs
+from ..outputs.paperparts import parts_inputs
 from ..outputs.sitemap import crawler_jobs
 from ..search.index import gzipped_size, index_of_terms, search_jobs
 from ..search.lunrindex import BuiltIndex
@@ -34,6 +34,7 @@ from ..search.related import related_papers, tagged
 from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
+from .keptparts import kept_parts
 from .lightpapers import LightPaper, checked_papers, rows_bytes, rows_of
 from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
                      content_stamp, same_bytes)
@@ -154,8 +155,8 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
                              f"out), {_count(len(site.tags), 'tag')}")
-        parts = cache.map(paper_parts, parts_inputs(site), shared=theme.templates,
-                          workers=workers)
+        parts, parts_rows = kept_parts(cache, theme.templates, parts_inputs(site),
+                                       cache.recall_plain(_parts_of(options)), workers)
         # why: the jobs that need no related papers first, while the process aside finds them
         feeds, bibs, csls = feed_jobs(site, theme.templates), bib_jobs(site, parts), csl_jobs(parts)
         crawlers, searches = crawler_jobs(site), search_jobs(site, terms, lambda: index()[0])
@@ -172,6 +173,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         _check_site_budget(report, config, timer)
         cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
         cache.remember(_rows_of(options), rows_bytes(rows))
+        cache.remember_plain(_parts_of(options), parts_rows)
         cache.remember(_remembered_as(options), LastBuild(
             inputs, report, guessed, manifest, looked, read_warnings,
             _racy(cache, stamped, config, sources)))
@@ -380,6 +382,12 @@ def _rows_of(options: BuildOptions) -> str:
     """The name the rows of the papers the last build of `options.content` into `options.out`
     checked are remembered by (lightpapers.py)."""
     return "the rows of the papers of " + _sources_of(options)
+
+
+def _parts_of(options: BuildOptions) -> str:
+    """The name the parts of the papers of the last build into `options.out` are remembered by
+    (keptparts.py)."""
+    return f"the papers' parts of the last build into {options.out.resolve()}"
 
 
 def _last_build(remembered: object) -> LastBuild:
