@@ -92,6 +92,22 @@ def test_rebuild_with_no_change_writes_nothing(tmp_path):
     assert "0 written" in run("--no-cache", cwd=tmp_path).stdout
 
 
+def test_a_build_with_nothing_to_do_loads_none_of_the_stages(tmp_path):
+    write_content(tmp_path, {"x": paper_source()})
+    run(cwd=tmp_path)
+    # the process ends at once after a build (end_now): what it loaded is read from -X importtime
+    for expect_stages, change in ((False, None), (True, "papers/x.md")):
+        if change:
+            (tmp_path / "content" / change).write_text(paper_source(title="Changed"))
+        result = subprocess.run([sys.executable, "-X", "importtime", str(REPO / "build.py")],
+                                cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        loaded = {line.split("|")[-1].strip() for line in result.stderr.splitlines()}
+        assert ("nothing changed since the last build" in result.stdout) is not expect_stages
+        for stage in ("generator.building.pipeline", "generator.outputs.kinds", "jinja2"):
+            assert (stage in loaded) is expect_stages, stage
+
+
 def test_import_command_writes_papers_and_reports_them(tmp_path):
     write_content(tmp_path, {})
     (tmp_path / "a.txt").write_text("An abstract.\n")

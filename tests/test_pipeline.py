@@ -15,6 +15,7 @@ import pytest
 import generator.building.cache as cache_module
 import generator.building.pipeline as pipeline_module
 import generator.building.stamps as stamps_module
+import generator.building.unchanged as unchanged_module
 import generator.building.workers as workers_module
 import generator.content.documents as documents_module
 import generator.content.papers as papers_module
@@ -642,7 +643,7 @@ def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
     content = built_then_new_macros(tmp_path, monkeypatch, workers)
     # every paper changes after the build stamped it, its checking not kept: the bytes it then
     # has are not those its key was made from
-    real_stamp = pipeline_module.content_stamp
+    real_stamp = unchanged_module.content_stamp
 
     def stamp_then_edit(folder):
         stamped = real_stamp(folder)
@@ -656,7 +657,7 @@ def test_a_paper_not_read_that_changed_since_its_stamp_is_read_with_every_other(
         return stamped
 
     edited = []
-    monkeypatch.setattr(pipeline_module, "content_stamp", stamp_then_edit)
+    monkeypatch.setattr(unchanged_module, "content_stamp", stamp_then_edit)
     lines = []
     # every paper changed: raised as a process pool's feeder thread pickled them, the second
     # left the pool's shutdown waiting for ever (CPython gh-116685): so the build is timed
@@ -810,8 +811,8 @@ def test_racy_papers_are_compared_by_their_bytes_until_they_settle(tmp_path, mon
     paper = racy_paper(content, monkeypatch)
     build(options(content, tmp_path / "site", tmp_path / "cache"))
     compared = []
-    real_same_bytes = pipeline_module.same_bytes
-    monkeypatch.setattr(pipeline_module, "same_bytes",
+    real_same_bytes = unchanged_module.same_bytes
+    monkeypatch.setattr(unchanged_module, "same_bytes",
                         lambda folder, digests: compared.append(set(digests)) or
                         real_same_bytes(folder, digests))
     monkeypatch.setattr(stamps_module, "now", lambda: paper.stat().st_ctime_ns + 10 * 10**9)

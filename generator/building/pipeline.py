@@ -6,15 +6,14 @@ import contextlib
 import gc
 import itertools
 import os
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Collection, Mapping
 
 from ..content.config import config_warnings, load_config
 from ..content.documents import PAPERS_DIR, content_warnings, load_documents
 from ..content.papers import Checked, check_file, combine
-from ..content.theme import load_templates, load_theme
+from ..content.theme import load_templates
 from ..model import urls as paths
 from ..model.errors import BuildFailed
 from ..model.languages import catalogue_languages
@@ -36,28 +35,12 @@ from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
 from .keptparts import kept_parts
 from .lightpapers import LightPaper, checked_papers, rows_bytes, rows_of
-from .stamps import (SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest,
-                     content_stamp, same_bytes)
+from .stamps import SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest
 from .memory import return_freed_memory
 from .workers import Awaited, Workers
+from .unchanged import (BuildOptions, LastBuild, StageTimer, begin, remembered_as,
+                        unchanged, unchanged_report, warn)
 from .writer import LiveSite, WriteReport, site_holds, write_site
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """Where to read from and write to, and what to include."""
-
-    content: Path = Path("content")
-    out: Path = Path("_site")
-    project: Path = Path(".")
-    """Holds templates/, static/ and node_modules/."""
-    base_url: str | None = None
-    """Overrides site.yaml's base_url (e.g. the URL GitHub Pages reports)."""
-    drafts: bool = False
-    cache: Path | None = None
-    """Folder for results kept between builds; None builds everything anew."""
-    workers: int = 1
-    """Processes for independent work; output never depends on it."""
 
 
 @contextlib.contextmanager
@@ -104,21 +87,14 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
     own_cache, complete = cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
-        theme = load_theme(options.project)
-        key = replace(options, cache=None, workers=1), theme, os.environ.get(EPOCH)
-        last = _last_build(cache.recall(_remembered_as(options)))
-        # why: a no-op reads no paper when the file system says none changed (building/stamps.py)
-        stamped = content_stamp(options.content)
-        looked = cache.key_of(*key, stamped.stamp)
-        if made is None and last.looked == looked and _racy_as_read(cache, options, theme, last) \
-                and site_holds(options.out, last.report.state):
-            if last.racy and not stamped.racy:  # why: compared until they settle, then no more
-                cache.remember(_remembered_as(options), replace(last, racy={}))
-            return _unchanged(timer, last, last.read_warnings + last.warnings)
+        begun = begin(options, cache)
+        if made is None and (report := unchanged(begun, options, cache, timer)) is not None:
+            return report
+        theme, key, last, stamped = begun.theme, begun.key, begun.last, begun.stamped
         config, sources, read_warnings = read_content(
             options.content, options.base_url, catalogue_languages(theme.templates),
             _unread(cache, options, last, stamped) if trusting else None)
-        _warn(timer, read_warnings)
+        warn(timer, read_warnings)
         timer.done("read", f"{len(sources)} paper files, {len(theme.templates.sources)} templates, "
                            f"{len(theme.assets)} assets")
         # why: a tuple, so each source is hashed once, for this key and for its checking's
@@ -126,9 +102,9 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         if made is None and last.inputs == inputs and site_holds(options.out, last.report.state):
             # why: touched, not changed: the next build need not read them again
             cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
-            cache.remember(_remembered_as(options), replace(
-                last, looked=looked, racy=_racy(cache, stamped, config, sources)))
-            return _unchanged(timer, last, last.warnings)
+            cache.remember(remembered_as(options), replace(
+                last, looked=begun.looked, racy=_racy(cache, stamped, config, sources)))
+            return unchanged_report(timer, last, last.warnings)
         workers.start()  # why: now, while this process is small (Workers.start)
         # why: each paper kept is stood in for by its row, not read back whole (lightpapers.py)
         checked, rows = checked_papers(
@@ -136,7 +112,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
             rows_of(cache.recall(_rows_of(options))) if trusting else {}, keep=Checked.ok,
             workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
-        _warn(timer, guessed)
+        warn(timer, guessed)
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         # why: the build that remembered a paper's row kept its search terms too (a draft's, if
         # it built drafts: else they are found gone where they are read, and the build restarts)
@@ -174,8 +150,8 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
         cache.remember(_rows_of(options), rows_bytes(rows))
         cache.remember_plain(_parts_of(options), parts_rows)
-        cache.remember(_remembered_as(options), LastBuild(
-            inputs, report, guessed, manifest, looked, read_warnings,
+        cache.remember(remembered_as(options), LastBuild(
+            inputs, report, guessed, manifest, begun.looked, read_warnings,
             _racy(cache, stamped, config, sources)))
         complete = True
         if made is not None:
@@ -256,29 +232,6 @@ def overlay_messages(options: BuildOptions) -> dict[str, str]:
     return {key: ui.gettext(message) for key, message in OVERLAY_MESSAGES.items()}
 
 
-EPOCH = "SOURCE_DATE_EPOCH"
-"""The environment variable that fixes the site's 'updated' time (see model.site.updated_time)."""
-
-
-@dataclass(frozen=True)
-class LastBuild:
-    """What the cache remembers of the last build into an output folder."""
-
-    inputs: bytes
-    """The hash of its options, content, theme and code (Cache.key_of)."""
-    report: WriteReport
-    warnings: list[str]
-    """What it warned of in the papers: a build that finds nothing changed says it again."""
-    files: Manifest
-    """What it made (see building/files.py)."""
-    looked: bytes = b""
-    """The hash of its options, theme and code and of the content's stamp (building/stamps.py)."""
-    read_warnings: list[str] = field(default_factory=list)
-    """What it warned of in site.yaml and the content folder."""
-    racy: dict[str, bytes] = field(default_factory=dict)
-    """A hash of what it read of each file too recent for its stamp to vouch for (_racy)."""
-
-
 @dataclass(frozen=True)
 class Made:
     """What a build made the site of, for the preview server to make one page again at once."""
@@ -290,9 +243,6 @@ class Made:
     parts: list[PaperParts]
     """The papers' parts, in the site's order."""
     related: Mapping[str, tuple[str, ...]]
-
-
-NO_BUILD = LastBuild(b"", WriteReport(0, 0, 0, 0), [], {})
 
 
 def _racy(cache: Cache, stamped: ContentStamp, config: SiteConfig,
@@ -342,34 +292,6 @@ def _as_read(cache: Cache, stamped: ContentStamp,
     return found
 
 
-def _racy_as_read(cache: Cache, options: BuildOptions, theme: Theme, last: LastBuild) -> bool:
-    """Whether each file the last build's stamp could not vouch for still holds what it read."""
-    papers = {name: digest for name, digest in last.racy.items() if name != SITE_YAML}
-    if SITE_YAML in last.racy:
-        try:
-            config = load_config(options.content, options.base_url,
-                                 catalogue_languages(theme.templates))
-        except BuildFailed:
-            return False
-        if cache.key_of(config) != last.racy[SITE_YAML]:
-            return False
-    return same_bytes(options.content, papers)
-
-
-def _unchanged(timer: StageTimer, last: LastBuild, warnings: list[str]) -> WriteReport:
-    """The report of a build that found nothing changed since `last`, its `warnings` said again.
-    The cache is not committed as `complete`, so it forgets none of what it keeps."""
-    _warn(timer, warnings)
-    timer.done("check", "nothing changed since the last build")
-    return replace(last.report, written=0, removed=0,
-                   unchanged=last.report.written + last.report.unchanged)
-
-
-def _remembered_as(options: BuildOptions) -> str:
-    """The name the last build into `options.out` is remembered by in the cache."""
-    return f"the last build into {options.out.resolve()}"
-
-
 def _sources_of(options: BuildOptions) -> str:
     """The name the paper files the last build of `options.content` into `options.out` read
     are remembered by: the content folder as given, as a file's hash in the keys holds its
@@ -388,16 +310,6 @@ def _parts_of(options: BuildOptions) -> str:
     """The name the parts of the papers of the last build into `options.out` are remembered by
     (keptparts.py)."""
     return f"the papers' parts of the last build into {options.out.resolve()}"
-
-
-def _last_build(remembered: object) -> LastBuild:
-    """The last build into an output folder as the cache remembers it; NO_BUILD if it does not."""
-    return remembered if isinstance(remembered, LastBuild) else NO_BUILD
-
-
-def _warn(timer: StageTimer, warnings: list[str]) -> None:
-    for warning in warnings:
-        timer.report(f"  warning: {warning}")
 
 
 def _check_search_budget(out: Path, config: SiteConfig, timer: StageTimer,
@@ -420,21 +332,6 @@ def _check_site_budget(report: WriteReport, config: SiteConfig, timer: StageTime
         timer.report(f"  warning: the site is {report.total_bytes // 2**20:,} MB, over the "
                      f"site_budget_mb of {config.site_budget_mb:,} set in site.yaml; GitHub Pages "
                      "publishes sites up to 1 GB (see docs/how-to/thousands-of-papers.md)")
-
-
-@dataclass
-class StageTimer:
-    """Records how long each stage took and what it produced, for the build's report."""
-
-    report: Callable[[str], None] = lambda line: None
-    stages: list[tuple[str, float, str]] = field(default_factory=list)
-    _start: float = field(default_factory=time.perf_counter)
-
-    def done(self, stage: str, summary: str) -> None:
-        now = time.perf_counter()
-        self.stages.append((stage, now - self._start, summary))
-        self.report(f"  {stage:<9} {summary:<48} {1000 * (now - self._start):7.1f} ms")
-        self._start = now
 
 
 def _count(n: int, noun: str) -> str:
