@@ -99,10 +99,12 @@ def parts_of(site: Site, used: Theme | None = None) -> list:
 
 
 def page_jobs_with_cards(site: Site, used: Theme | None = None) -> list:
-    """page_jobs() of a site, its papers' parts (cards) made first as the build makes them."""
+    """page_jobs() of a site, the paper pages' too, its papers' parts (cards) made first as the
+    build makes them."""
     from generator.outputs.kinds import page_jobs
     used = used or theme()
-    return page_jobs(site, used, parts_of(site, used), related_of(site.papers))
+    jobs, paper_pages = page_jobs(site, used, parts_of(site, used), related_of(site.papers))
+    return jobs + paper_pages()
 
 
 def related_of(papers) -> dict[str, tuple[str, ...]]:

@@ -56,6 +56,33 @@ def test_every_job_is_made_into_the_first_site(tmp_path):
     assert MADE == ["a", "b"]
 
 
+def later(*texts):
+    """make_files' `then`: the jobs of pages `texts`."""
+    def asked():
+        MADE.append("asked")
+        return [FileJob(f"{text}.html", page, (text,)) for text in texts]
+    return asked
+
+
+def test_the_jobs_given_later_are_asked_for_after_the_first_jobs_keys_and_made_too(
+        tmp_path, monkeypatch):
+    cache, made = Cache(tmp_path / "cache"), {}
+    monkeypatch.setattr(cache, "keys", lambda make, *rest: MADE.append(("keys", make.__name__))
+                        or Cache.keys(cache, make, *rest))
+    files = list(make_files(jobs("a", "b"), cache, LiveSite(tmp_path / "site"), None, None, made,
+                            later("c")))
+    assert [file.path for file in files] == ["a.html", "b.html", ".nojekyll", "c.html"]
+    assert MADE == [("keys", "page"), ("keys", "bytes"), "asked", ("keys", "page"), "a", "b", "c"]
+    assert made.keys() == {"a.html", "b.html", ".nojekyll", "c.html"}
+    STATES[tmp_path / "site"] = write_site(files, tmp_path / "site").state
+    MADE.clear()
+    again = list(make_files(jobs("a", "b"), cache, live_as_left(tmp_path), None, made, {},
+                            later("c", "d")))
+    assert [file.path for file in again if isinstance(file, KeptFile)] == [
+        "a.html", "b.html", ".nojekyll", "c.html"]
+    assert MADE[-1] == "d"
+
+
 def test_the_manifest_holds_each_files_key_and_a_hash_of_its_bytes_not_the_bytes(tmp_path):
     made = {}
     big = [FileJob("big.html", page, ("x" * 100_000,))]

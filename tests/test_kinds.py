@@ -86,21 +86,23 @@ class Watched(dict):
         return super().get(key, default)
 
 
-def test_the_paper_pages_jobs_are_made_last_and_listed_in_the_kinds_order(monkeypatch):
-    """Related papers may still be being found aside when the jobs are made: every other
-    kind's jobs are made first, and the jobs still come in the kinds' order."""
+def test_the_paper_pages_jobs_are_made_apart_when_asked_for_after_the_rest(monkeypatch):
+    """Related papers may still be being found aside when the jobs are made: the other kinds'
+    jobs are made without reading them, each kind's in the order of KINDS, and the paper pages
+    when asked for."""
     site = make_site([make_paper(f"p{n}", tags=["LLM"]) for n in range(3)])
     made = []
     for kind in {type(kind) for kind in KINDS}:
         monkeypatch.setattr(kind, "job", lambda self, page, given, real=kind.job:
                             made.append(page.path) or real(self, page, given))
     related = Watched(related_of(site.papers), made)
-    jobs = kinds.page_jobs(site, theme(), parts_of(site), related)
-    papers = len(site.papers)
-    assert related.first_read == len(made) - papers + 1  # read by the first paper page
-    assert made[-papers:] == [page.path for page in kinds.PaperPages().pages(site)]
+    jobs, paper_pages = kinds.page_jobs(site, theme(), parts_of(site), related)
+    assert related.first_read is None and len(made) == len(jobs) - 1
+    pages = kinds.site_pages(site)
     assert [job.path for job in jobs[1:]] == [
-        page.path for kind in KINDS for page in kinds.site_pages(site)[kind.name]]
+        page.path for kind in KINDS if kind.name != "paper" for page in pages[kind.name]]
+    assert [job.path for job in paper_pages()] == [page.path for page in pages["paper"]]
+    assert related.first_read == len(jobs)  # read by the first paper page (made: len(jobs) - 1 + 1)
 
 
 def test_quick_page_jobs_are_the_jobs_page_jobs_makes_for_the_lists_that_show_a_paper():
@@ -112,7 +114,8 @@ def test_quick_page_jobs_are_the_jobs_page_jobs_makes_for_the_lists_that_show_a_
               for n in range(130)]
     site = make_site(papers, page_size=20)
     parts, related = parts_of(site), related_of(site.papers)
-    every = {job.path: job for job in kinds.page_jobs(site, theme(), parts, related)}
+    jobs, paper_pages = kinds.page_jobs(site, theme(), parts, related)
+    every = {job.path: job for job in jobs + paper_pages()}
     cache = Cache(None)
     for n in (0, 1, 19, 20, 21, 39, 40, 100, 128, 129):
         slug = site.papers[n].slug

@@ -24,17 +24,22 @@ Manifest = dict[str, tuple[bytes, bytes]]
 
 
 def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Workers | None = None,
-               before: Manifest | None = None,
-               made: Manifest | None = None) -> Iterator[OutputFile | KeptFile]:
+               before: Manifest | None = None, made: Manifest | None = None,
+               then: Callable[[], list[FileJob]] = list) -> Iterator[OutputFile | KeptFile]:
     """Every job's file, as it is made, or kept in the `live` site as the last build (`before`,
     its manifest) made it: so the writer can place each as it comes, and no more than a few are
     held at once. This build's manifest is put in `made` as the files come (nothing, when the
-    cache keeps nothing)."""
+    cache keeps nothing). `then()` gives more jobs, asked for once the keys of `jobs` are
+    worked out: those that wait for what is found aside, which goes on meanwhile."""
     workers, before, made = workers or Workers(), before or {}, {} if made is None else made
     # why: every job's key first, so that the workers are let go as soon as what is left to
     # make is too little for them: a rebuild that makes a few files makes none in them
     plan = [_plan(make, shared, numbers, jobs, cache, live, before)
             for make, shared, numbers in _by_function(jobs)]
+    more, first = then(), len(jobs)
+    jobs = jobs + more
+    plan += [_plan(make, shared, [first + n for n in numbers], jobs, cache, live, before)
+             for make, shared, numbers in _by_function(more)]
     if any(len(to_make) >= PARALLEL_FROM for _, _, _, to_make in plan):
         # why: taken before the workers make anything, so the process aside has ended by then
         # (its ~70 MB at its end, held while a cold build is largest, put it past 512 MB)

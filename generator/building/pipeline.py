@@ -17,7 +17,7 @@ from ..content.theme import load_templates
 from ..model import urls as paths
 from ..model.errors import BuildFailed
 from ..model.languages import catalogue_languages
-from ..model.records import PaperParts, Site, SiteConfig, SourceFile, Theme
+from ..model.records import FileJob, PaperParts, Site, SiteConfig, SourceFile, Theme
 from ..model.site import build_site, reading_key, updated_time
 from ..outputs.bibtex import bib_jobs
 from ..outputs.csljson import csl_jobs
@@ -133,15 +133,21 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
                              f"out), {_count(len(site.tags), 'tag')}")
         parts, parts_rows = kept_parts(cache, theme.templates, parts_inputs(site),
                                        cache.recall_plain(_parts_of(options)), workers)
-        # why: the jobs that need no related papers first, while the process aside finds them
         feeds, bibs, csls = feed_jobs(site, theme.templates), bib_jobs(site, parts), csl_jobs(parts)
         crawlers, searches = crawler_jobs(site), search_jobs(site, terms, lambda: index()[0])
-        jobs = (page_jobs(site, theme, parts, related) + feeds + bibs + csls
-                + list_jobs(site, parts, related) + crawlers + searches)
-        timer.done("files", f"{len(theme.assets) + len(jobs)} files to make or keep")
+        pages, paper_pages = page_jobs(site, theme, parts, related)
+        jobs = pages + feeds + bibs + csls + crawlers + searches
+
+        def showing_related() -> list[FileJob]:
+            # why: listed once the others' keys are worked out (kinds.page_jobs)
+            more = paper_pages() + list_jobs(site, parts, related)
+            timer.done("files", f"{len(theme.assets) + len(jobs) + len(more)} files to make or "
+                                "keep")
+            return more
+
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)
-        files = make_files(jobs, cache, live, workers, last.files, manifest)
+        files = make_files(jobs, cache, live, workers, last.files, manifest, showing_related)
         report = write_site(itertools.chain(theme.assets, files), options.out, live)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")

@@ -305,17 +305,20 @@ def groupings() -> list[Grouping]:
 
 
 def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
-              related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
-    """assets/settings.js, then every page of every kind; `parts` are the papers'
-    paperparts.paper_parts(), in the site's order, whose cards the lists of papers show;
-    `related` each paper's related papers by slug (search.related)."""
+              related: Mapping[str, tuple[str, ...]]
+              ) -> tuple[list[FileJob], Callable[[], list[FileJob]]]:
+    """assets/settings.js and the pages of every kind that shows no related papers, and a
+    function that makes the rest (the paper pages), each kind's in the order of KINDS; `parts`
+    are the papers' paperparts.paper_parts(), in the site's order, whose cards the lists of
+    papers show; `related` each paper's related papers by slug (search.related), which may
+    still be being found aside: a build asks for the paper pages once it has worked out the
+    other files' keys (a 10,000-paper edit waited ~0.3 s for them before)."""
     settings, given = _given(site, theme, parts, related)
     pages = site_pages(site)
-    # why: the paper pages, which show related papers, last: those may still be being found
-    # aside (a preview server's rebuild waited ~0.3 s for them at 10,000 papers)
-    jobs = {kind.name: [kind.job(page, given) for page in pages[kind.name]]
-            for kind in sorted(KINDS, key=lambda kind: isinstance(kind, PaperPages))}
-    return [settings] + [job for kind in KINDS for job in jobs[kind.name]]
+    last = [kind for kind in KINDS if isinstance(kind, PaperPages)]
+    return ([settings] + [kind.job(page, given) for kind in KINDS if kind not in last
+                          for page in pages[kind.name]],
+            lambda: [kind.job(page, given) for kind in last for page in pages[kind.name]])
 
 
 def quick_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
