@@ -34,7 +34,7 @@ from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
 from .keptparts import kept_parts
-from .lightpapers import LightPaper, checked_papers, rows_bytes, rows_of
+from .lightpapers import LightPaper, checked_papers, rows_of
 from .stamps import SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest
 from .memory import return_freed_memory
 from .workers import Awaited, Workers
@@ -109,7 +109,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         # why: each paper kept is stood in for by its row, not read back whole (lightpapers.py)
         checked, rows = checked_papers(
             cache, check_file, [(source, config.macros) for source in sources],
-            rows_of(cache.recall(_rows_of(options))) if trusting else {}, keep=Checked.ok,
+            rows_of(cache.recall_plain(_rows_of(options))) if trusting else {}, keep=Checked.ok,
             workers=workers)
         guessed = [str(w) for w in sorted(w for c in checked for w in c.warnings)]
         warn(timer, guessed)
@@ -154,7 +154,7 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         _check_search_budget(options.out, config, timer, index() if index.taken else None)
         _check_site_budget(report, config, timer)
         cache.remember(_sources_of(options), _as_read(cache, stamped, sources))
-        cache.remember(_rows_of(options), rows_bytes(rows))
+        cache.remember_plain(_rows_of(options), rows)
         cache.remember_plain(_parts_of(options), parts_rows)
         cache.remember(remembered_as(options), LastBuild(
             inputs, report, guessed, manifest, begun.looked, read_warnings,
