@@ -158,7 +158,10 @@ SHAPES = [("a", "b"), (("a", "b"),), (("a",), "b"), ("a", ("b",)), ((), "a", "b"
           ("a", {"b": 1}), (("a", {"b": 1}),), (("a", {"b": 2}),), ((1, 2.0, None, True, b"x"),),
           ({"a": "b"},), ({"a": ("b",)},), ({"a": {"b": "c"}},), ({"a": "b", "c": 1},),
           (Markup("a<"),), ("a<",), ({"a": Markup("b<")},), ({"a": "b<"},), ((Markup("b<"),),),
-          ({"a": Markup("x" * 300)},), ({"a": "x" * 300},)]
+          ({"a": Markup("x" * 300)},), ({"a": "x" * 300},),
+          (tuple("abcdefghij"),), (tuple("abcdefghi") + (Markup("j"),),), ((1, "a"),),
+          ((True, "a"),), ((1.0, "a"),), (tuple((n, "x") for n in range(10)),),
+          (tuple((n, Markup("x")) for n in range(10)),)]
 
 
 def test_tuples_in_tuples_are_told_apart_by_their_shape_and_found_again_when_equal(tmp_path):
@@ -175,6 +178,17 @@ def test_tuples_in_tuples_are_told_apart_by_their_shape_and_found_again_when_equ
     assert made("text_of") == []
     keys = Cache(None).keys(text_of, None, [(shape,) for shape in SHAPES])
     assert len(set(keys)) == len(SHAPES)
+
+
+def test_tuples_of_plain_values_have_one_key_whether_or_not_their_strings_are_interned():
+    """Marshalled whole (version 2 writes an interned string as any other)."""
+    def rows(slug):
+        return tuple((slug, ("llm", "rl"), "ICLR 2025", 2025 + n) for n in range(20))
+
+    interned, built = sys.intern("a-paper-slug"), "".join(["a-paper-", "slug"])
+    assert built is not interned
+    keys = Cache(None).keys(text_of, None, [(rows(interned),), (rows(built),), (rows("other"),)])
+    assert keys[0] == keys[1] != keys[2]
 
 
 def copied(value):

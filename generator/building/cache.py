@@ -250,7 +250,9 @@ class Cache:
         digests = self._digests
         name = f"{make.__module__}.{make.__qualname__}".encode()
         prefix = hashlib.sha256(self._code_version() + name + _digest(shared, digests)).digest()
-        return [hashlib.sha256(prefix + _digest(args, digests)).digest() for args in items]
+        # why: a job's arguments are hashed item by item at once: they hold a record or a page's
+        # values, which marshal stops at only after writing what comes before them
+        return [hashlib.sha256(prefix + _items_digest(args, digests)).digest() for args in items]
 
     def _code_version(self) -> bytes:
         if self._code is None:
@@ -524,6 +526,15 @@ def _digest(value: Any, seen: dict[int, tuple[object, bytes]]) -> bytes:
 
 
 def _tuple_digest(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]]) -> bytes:
+    """A hash of a tuple: of it marshalled, when it holds plain values alone (a page's facet
+    rows, a page of authors' lines), in one call; else of its items (_items_digest)."""
+    try:
+        return hashlib.sha256(b"m" + marshal.dumps(value, 2)).digest()
+    except ValueError:  # why: a record, a Markup or another value marshal does not write
+        return _items_digest(value, seen)
+
+
+def _items_digest(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]]) -> bytes:
     """A hash of a tuple's items (see _tuple_parts)."""
     parts = [b"("]
     _tuple_parts(value, seen, parts)
@@ -535,9 +546,10 @@ def _tuple_parts(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]],
     """Each item of a tuple as `parts` of what is hashed: a short plain value marshalled
     (version 2: no references, so equal values give equal bytes; each self-delimiting and typed);
     a value already hashed, or any other but a small tuple, as its hash after a zero byte, which
-    begins no marshalled value; a small tuple's items in place, between the bytes 1 and 2, which
-    begin none either (a page's related links, an author's line on a page of authors: no hash of
-    their own for each of the ~30,000 a build gives)."""
+    begins no marshalled value; a small tuple of plain values marshalled whole after the byte 3,
+    and any other small tuple's items in place, between the bytes 1 and 2, which begin none
+    either (a page's related links, an author's line on a page of authors: no hash of their own
+    for each of the ~30,000 a build gives)."""
     known_of, dumps, plain = seen.get, marshal.dumps, _PLAIN
     for item in value:
         kind = type(item)
@@ -548,9 +560,12 @@ def _tuple_parts(value: tuple[Any, ...], seen: dict[int, tuple[object, bytes]],
         if known is not None:
             parts.append(b"\0" + known[1])
         elif kind is tuple and len(item) <= _SMALL:
-            parts.append(b"\1")
-            _tuple_parts(item, seen, parts)
-            parts.append(b"\2")
+            try:
+                parts.append(b"\3" + dumps(item, 2))
+            except ValueError:
+                parts.append(b"\1")
+                _tuple_parts(item, seen, parts)
+                parts.append(b"\2")
         else:
             parts.append(b"\0" + _digest(item, seen))
 

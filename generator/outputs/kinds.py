@@ -22,7 +22,7 @@ from .assets import asset_urls
 from .feeds import feed_file, group_feed_file
 from .interface import Interface, N_, Np_, interface
 from .lists import page_links
-from .pages import (GroupWords, author_lines, author_page_context, authors_index_context,
+from .pages import (GroupWords, Link, author_lines, author_page_context, authors_index_context,
                     common_context, group_context, group_counts, group_index_context,
                     home_context, not_found_context, paper_links, saved_context,
                     search_context, threads_context)
@@ -55,7 +55,7 @@ class Given:
     """What every page is given alike (pages.common_context)."""
     card_of: dict[str, bytes]
     """Each paper's card, by slug."""
-    link_of: dict[str, dict[str, str]]
+    link_of: dict[str, Link]
     """Each paper as a link to it shows it, by slug (pages.paper_links)."""
     parts: Sequence[PaperParts]
     """The papers' parts, in the site's order."""

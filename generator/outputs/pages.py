@@ -16,8 +16,10 @@ from ..model.urls import Urls
 from .interface import Interface, link_label, presentation_label
 from .lists import short_authors
 
-Link = dict[str, str]
-"""A paper as a link to it shows it (paper_link())."""
+Link = tuple[str, str, str, str]
+"""A paper as a link to it shows it (paper_link()): its title's HTML, its page's URL, its venue
+and its title's `lang`. Plain values, so that the keys of the pages that show links hash them
+with marshal, in one call a page (building/cache.py); link_values() is what a template reads."""
 Threads = tuple[tuple[Link, ...], Link | None, Link | None]
 """A paper page's related papers, and its newer and older neighbours (threads_context())."""
 
@@ -96,7 +98,7 @@ def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
                             for g in site.tags]}
 
 
-def paper_links(site: Site, urls: Urls) -> dict[str, dict[str, str]]:
+def paper_links(site: Site, urls: Urls) -> dict[str, Link]:
     """Each paper's paper_link, by slug: made once a paper, not once a page that shows it (about
     seven paper pages and five author sections each)."""
     return {paper.slug: paper_link(paper, urls, site.config.language) for paper in site.papers}
@@ -106,8 +108,8 @@ def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, Link],
                     related: Mapping[str, tuple[str, ...]]) -> Threads:
     """What the page of `papers[n]` shows of other papers: its related papers, and the newer
     and older papers beside it in reading order (none past either end); `link_of` is
-    paper_links(). A tuple of the links themselves, not a dict, so that the build's key of the
-    page hashes each link once for all the pages that show it (building/cache.py)."""
+    paper_links(). Tuples of plain values, not dicts, so that the build's key of the page
+    hashes them with marshal, in one call (building/cache.py)."""
     return (tuple(link_of[slug] for slug in related.get(papers[n].slug, ())),
             link_of[papers[n - 1].slug] if n > 0 else None,
             link_of[papers[n + 1].slug] if n + 1 < len(papers) else None)
@@ -116,13 +118,20 @@ def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, Link],
 def threads_values(threads: Threads) -> dict[str, Any]:
     """threads_context() as the paper page's template reads it."""
     related, newer, older = threads
-    return {"related": related, "newer": newer, "older": older}
+    return {"related": [link_values(link) for link in related],
+            "newer": newer and link_values(newer), "older": older and link_values(older)}
 
 
-def paper_link(paper: Paper, urls: Urls, site_language: str) -> dict[str, str]:
+def paper_link(paper: Paper, urls: Urls, site_language: str) -> Link:
     """A paper as a link to it shows it: its title (and the title's `lang`), page URL and venue."""
-    return {"title": Markup(paper.title_html), "url": urls.path(paths.paper_file(paper.slug)),
-            "venue": paper.venue, "lang": text_language(paper.title_text, site_language)}
+    return (paper.title_html, urls.path(paths.paper_file(paper.slug)), paper.venue,
+            text_language(paper.title_text, site_language))
+
+
+def link_values(link: Link) -> dict[str, Any]:
+    """A paper_link() as a template reads it: its title as the markup it is."""
+    title, url, venue, lang = link
+    return {"title": Markup(title), "url": url, "venue": venue, "lang": lang}
 
 
 DESCRIPTION_WORDS = 24
@@ -235,17 +244,18 @@ def author_page_context(groups: list[Group], site: Site, ui: Interface) -> dict[
 
 def author_lines(groups: list[Group], link_of: dict[str, Link]) -> tuple[AuthorLine, ...]:
     """Each author of a page of authors with every paper of theirs, newest first, as a line:
-    its title and venue (`link_of` each paper's paper_link, by slug). Tuples, not dicts, so
-    that the build's key of the page hashes them in place and each link once for all the pages
-    that show it (building/cache.py): dicts were pickled whole, ~12 MB for ~500 pages at
-    10,000 papers."""
+    its title and venue (`link_of` each paper's paper_link, by slug). Tuples of plain values,
+    not dicts, so that the build's key of the page hashes all its lines with marshal, in one
+    call (building/cache.py): dicts were pickled whole, ~12 MB for ~500 pages at 10,000
+    papers, and links with their titles as Markup were hashed item by item, ~0.15 s."""
     return tuple((paths.author_anchor(group.slug), group.name, group.other_names,
                   tuple(link_of[paper.slug] for paper in group.papers)) for group in groups)
 
 
 def author_lines_values(lines: tuple[AuthorLine, ...]) -> list[dict[str, Any]]:
     """author_lines() as the author page's template reads them."""
-    return [{"id": anchor, "name": name, "other_names": other_names, "papers": papers}
+    return [{"id": anchor, "name": name, "other_names": other_names,
+             "papers": [link_values(link) for link in papers]}
             for anchor, name, other_names, papers in lines]
 
 
@@ -262,7 +272,8 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
             "description": ui.gettext("Search titles, authors, tags and abstracts"),
             "hide_header_search": True, "wide": True, "total": len(site.papers),
             "browse": {"tags": [{**tag_link(g, urls), "count": len(g.papers)} for g in site.tags],
-                       "recent": [{**paper_link(p, urls, site.config.language), "date": p.date.isoformat(),
+                       "recent": [{**link_values(paper_link(p, urls, site.config.language)),
+                                   "date": p.date.isoformat(),
                                    "date_human": ui.date(p.date)} for p in recent]}}
 
 
