@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Callable, NoReturn
 
 from .model.errors import BuildFailed, display_path
 from .building.writer import OutputRefused
-from .building.unchanged import BuildOptions, StageTimer, nothing_to_build
+from .building.cache import Cache
+from .building.unchanged import BuildOptions, StageTimer, begin, unchanged
 
 if TYPE_CHECKING:
     from .building.checkup import Checkup
@@ -191,11 +192,13 @@ def run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     print(f"Building {args.content} -> {args.out}")
     options, timer = options_from(args), StageTimer(report=print)
-    report = nothing_to_build(options, timer)
-    if report is None:
-        # why: imported only now: a build with nothing to do needs none of the stages (~0.2 s)
-        from .building.pipeline import build
-        report = build(options, timer, held=args.held)
+    with Cache(options.cache, warn=timer.report) as cache:
+        begun = begin(options, cache)
+        report = unchanged(begun, options, cache, timer)
+        if report is None:
+            # why: imported only now: a build with nothing to do needs none of the stages (~0.2 s)
+            from .building.pipeline import build
+            report = build(options, timer, cache, held=args.held, begun=begun)
     print(f"Built {report.written + report.unchanged} files ({report.total_bytes:,} bytes) "
           f"in {time.perf_counter() - started:.2f} s: {args.out.resolve()}")
     return 0

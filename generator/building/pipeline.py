@@ -38,7 +38,7 @@ from .lightpapers import LightPaper, checked_papers, rows_of
 from .stamps import SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest
 from .memory import return_freed_memory
 from .workers import Awaited, Workers
-from .unchanged import (BuildOptions, LastBuild, StageTimer, begin, remembered_as,
+from .unchanged import (Begun, BuildOptions, LastBuild, StageTimer, begin, remembered_as,
                         unchanged, unchanged_report, warn)
 from .writer import LiveSite, WriteReport, site_holds, write_site
 
@@ -60,16 +60,17 @@ def _collections_paused():
 @_collections_paused()
 def build(options: BuildOptions, timer: StageTimer | None = None,
           cache: Cache | None = None, made: Callable[[Made], None] | None = None,
-          held: list[object] | None = None) -> WriteReport:
+          held: list[object] | None = None, begun: Begun | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written.
     A preview server passes the `cache` it keeps from build to build, and is told by `made`
     what the build made the site of (for its quick pages, building/quickpages.py): a build
     given `made` makes the site even when nothing changed since the last. A caller whose
     process ends after the build gives `held`: what the build made its site of is put there,
-    not freed, as freeing it object by object takes ~0.15 s at 10,000 papers (build.py)."""
+    not freed, as freeing it object by object takes ~0.15 s at 10,000 papers (build.py). One
+    that asked unchanged() first gives what it found (`begun`) with `cache`: not found again."""
     timer = timer or StageTimer()
     try:
-        return _build(options, timer, cache, made, held, trusting=True)
+        return _build(options, timer, cache, made, held, trusting=True, begun=begun)
     except SourceChanged as changed:  # why: a paper not read changed after it was stamped
         timer.report(f"  {changed.errors[0].path} changed as it was read: reading every paper")
     except ResultsGone as gone:  # why: another build with this cache forgot them meanwhile
@@ -79,7 +80,7 @@ def build(options: BuildOptions, timer: StageTimer | None = None,
 
 def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
            made: Callable[[Made], None] | None, held: list[object] | None,
-           trusting: bool) -> WriteReport:
+           trusting: bool, begun: Begun | None = None) -> WriteReport:
     """build(); `trusting` what the last build left: the paper files whose stamps are those it
     read them with are not read again (_unread), and the papers' search terms it kept are read
     by the process aside alone (Cache.map_kept)."""
@@ -87,9 +88,10 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
     own_cache, complete = cache is None, False
     cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
     try:
-        begun = begin(options, cache)
-        if made is None and (report := unchanged(begun, options, cache, timer)) is not None:
-            return report
+        if begun is None:
+            begun = begin(options, cache)
+            if made is None and (report := unchanged(begun, options, cache, timer)) is not None:
+                return report
         theme, key, last, stamped = begun.theme, begun.key, begun.last, begun.stamped
         config, sources, read_warnings = read_content(
             options.content, options.base_url, catalogue_languages(theme.templates),

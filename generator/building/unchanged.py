@@ -1,7 +1,7 @@
 """What a build knows before it reads any paper, and whether nothing changed since the last one.
 
 A module light to import: `build.py` given a site that is already built asks it first
-(nothing_to_build) and loads the stages (building/pipeline.py, Jinja, Markdown, lunr, numpy and
+(begin(), unchanged()) and loads the stages (building/pipeline.py, Jinja, Markdown, lunr, numpy and
 the rest: ~0.2 s) only when there is something to build.
 """
 
@@ -103,17 +103,6 @@ def unchanged(begun: Begun, options: BuildOptions, cache: Cache,
     if last.racy and not begun.stamped.racy:  # why: compared until they settle, then no more
         cache.remember(remembered_as(options), replace(last, racy={}))
     return unchanged_report(timer, last, last.read_warnings + last.warnings)
-
-
-def nothing_to_build(options: BuildOptions, timer: StageTimer) -> WriteReport | None:
-    """unchanged(), asked with a cache of its own, before anything that builds is imported."""
-    if options.cache is None:
-        return None
-    with Cache(options.cache, warn=timer.report) as cache:
-        try:
-            return unchanged(begin(options, cache), options, cache, timer)
-        finally:
-            cache.commit(complete=False)
 
 
 def _racy_as_read(cache: Cache, options: BuildOptions, theme: Theme, last: LastBuild) -> bool:
