@@ -474,6 +474,10 @@ def test_a_plain_value_remembered_is_recalled_by_the_next_build(tmp_path):
     with Cache(tmp_path / "cache") as cache:
         assert cache.recall_plain("parts") == PLAIN
         assert cache.recall_plain("other parts") is None
+        many = {n: (str(n), b"card") for n in range(2 * cache_module._PLAIN_CHUNK + 1)}
+        cache.remember_plain("many parts", many)  # written in three pieces
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.recall_plain("many parts") == many
 
 
 def plain_file(tmp_path):
