@@ -517,10 +517,50 @@ def test_a_cache_in_memory_recalls_the_very_plain_value_it_was_given(tmp_path):
     cache.remember_plain("parts", PLAIN)
     cache.commit()
     assert cache.recall_plain("parts") is PLAIN
+    cache.write_remembered()
     (tmp_path / "cache" / cache_module.PLAIN).rename(tmp_path / "gone")
     assert cache.recall_plain("parts") is PLAIN
     assert Cache(None, in_memory=True).recall_plain("parts") is None
     cache.close()
+
+
+def test_a_cache_in_memory_writes_its_plain_values_only_when_told_or_closed(tmp_path):
+    cache = Cache(tmp_path / "cache", in_memory=True)
+    cache.remember_plain("parts", PLAIN)
+    cache.commit()
+    assert not (tmp_path / "cache" / cache_module.PLAIN).exists()
+    cache.write_remembered()
+    assert Cache(tmp_path / "cache").recall_plain("parts") == PLAIN
+    cache.remember_plain("parts", {b"key": ("edited",)})
+    cache.commit()
+    assert Cache(tmp_path / "cache").recall_plain("parts") == PLAIN
+    cache.close()
+    assert Cache(tmp_path / "cache").recall_plain("parts") == {b"key": ("edited",)}
+
+
+def test_commit_forgets_the_plain_values_of_other_builds_once_they_are_most(tmp_path):
+    with Cache(tmp_path / "cache") as cache:
+        for names in (["a rows", "a parts"], ["b rows", "b parts"], ["c rows"]):
+            for name in names:
+                cache.remember_plain(name, PLAIN)
+            cache.commit()
+            if names[0] == "b rows":  # two files of another build beside its own two: kept
+                assert cache.recall_plain("a parts") == PLAIN
+        assert [cache.recall_plain(name) for name in ("a rows", "b parts", "c rows")] == \
+            [None, None, PLAIN]
+
+
+def test_commit_removes_what_a_build_stopped_while_writing_a_plain_value_left_a_day_on(tmp_path):
+    folder = tmp_path / "cache" / cache_module.PLAIN
+    folder.mkdir(parents=True)
+    (folder / "tmpold").write_bytes(b"half")
+    os.utime(folder / "tmpold", (0, 0))
+    (folder / "tmpnew").write_bytes(b"being written")
+    with Cache(tmp_path / "cache") as cache:
+        cache.remember_plain("parts", PLAIN)
+        cache.commit()
+    assert sorted(path.name for path in folder.iterdir()) == \
+        sorted(["tmpnew", cache_module._plain_file("parts")])
 
 
 # Pruning the file

@@ -187,3 +187,19 @@ def test_an_output_folder_refused_while_idle_is_shown_as_an_error_and_not_tried_
         server_module._rebuild_on_change(BuildOptions(), status, Cache(None, in_memory=True),
                                          Watcher([[], [], []]), str, server_module.LastMade())
     assert len(tries) == 1 and status.current.errors == ("_site: is not a site this program built",)
+
+
+def test_the_server_writes_what_its_cache_keeps_in_memory_alone_once_idle(monkeypatch, tmp_path):
+    import generator.serve.server as server_module
+
+    cache = Cache(tmp_path / "cache", in_memory=True)
+
+    def remembering(options, status, cache, made=None):
+        cache.remember_plain("parts", {b"key": ("card",)})
+
+    monkeypatch.setattr(server_module, "rebuild", remembering)
+    monkeypatch.setattr(server_module, "show_quick_pages", lambda *given: None)
+    with pytest.raises(KeyboardInterrupt):
+        server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache,
+                                         Watcher([["a.md"], []]), str, server_module.LastMade())
+    assert Cache(tmp_path / "cache").recall_plain("parts") == {b"key": ("card",)}

@@ -29,6 +29,7 @@ import pickle
 import sqlite3
 import sys
 import tempfile
+import time
 import types
 import typing
 import unicodedata
@@ -73,6 +74,10 @@ class Cache:
         self._code: bytes | None = None
         self._digests: dict[int, tuple[object, bytes]] = {}
         """Hashes of the values given so far in this build, by id (see _digest)."""
+        self._unwritten: dict[str, dict[Any, Any]] = {}
+        """Values remember_plain() kept in memory that are not in their files yet, by name."""
+        self._plain_used: set[str] = set()
+        """The files of the values remember_plain() kept in this build."""
 
     def map(self, make: Callable[..., Any], items: Sequence[tuple[Any, ...]], shared: Any = None,
             keep: Callable[[Any], bool] = lambda result: True,
@@ -205,11 +210,27 @@ class Cache:
         cache file, with its key and hash, not in it. The 40 MB of a 10,000-paper digest's parts
         took ~0.16 s to read back from SQLite and ~0.3 s to write; ~0.2 s and ~0.15 s so. It is
         written a few thousand items at a time: marshalled whole, 40 MB more were held at the
-        end of a cold build, when it is largest."""
+        end of a cold build, when it is largest. A cache in memory too writes it only when told
+        (write_remembered) or closed."""
         key = self._name_key(name)
         self._used.add(key)
+        self._plain_used.add(_plain_file(name))
         if self._memory is not None:
             self._memory[key] = value
+            # why: the preview server reads it from memory; written when it is idle or stops
+            # (write_remembered), not in the rebuild a save waits for (~0.1 s at 10,000 papers)
+            self._unwritten[name] = value
+            return
+        self._write_plain(name, key, value)
+
+    def write_remembered(self) -> None:
+        """Write the values remember_plain() kept in memory alone (in_memory), for the next
+        process: a build started later reads them from their files."""
+        unwritten, self._unwritten = self._unwritten, {}
+        for name, value in unwritten.items():
+            self._write_plain(name, self._name_key(name), value)
+
+    def _write_plain(self, name: str, key: bytes, value: dict[Any, Any]) -> None:
         if self.folder is None or not self._writable:
             return
         folder = self.folder / PLAIN
@@ -241,6 +262,7 @@ class Cache:
         """End of a build. After a `complete` one (not one that failed halfway), forget what it
         did not use, once that is most of what is kept."""
         used, self._used = self._used, set()
+        plain_used, self._plain_used = self._plain_used, set()
         self._digests = {}
         if not complete:
             return
@@ -249,9 +271,12 @@ class Cache:
                 del self._memory[key]
         if self._open() is not None and self._writable:
             self._guarded(self._prune, used)
+            assert self.folder is not None
+            _prune_plain(self.folder / PLAIN, plain_used)
 
     def close(self) -> None:
-        """Let go of the cache file."""
+        """Let go of the cache file, once what is kept in memory alone is written."""
+        self.write_remembered()
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -498,6 +523,26 @@ def _verified(digest: bytes, value: bytes) -> Any:
         return pickle.loads(value)
     except Exception:  # why: bytes that hash right but do not load are a result of other code
         return _MISSING
+
+
+def _prune_plain(folder: Path, used: set[str]) -> None:
+    """The plain values' files a build did not keep, once they are most of those in `folder`
+    (as _prune forgets results): those of output folders built no more (~43 MB each at
+    10,000 papers). And what a build stopped while writing one left, a day on."""
+    try:
+        with os.scandir(folder) as entries:
+            found = [(entry.name, entry.path, entry.stat().st_mtime) for entry in entries]
+    except OSError:
+        return
+    others = [(name, path) for name, path, _ in found
+              if name.endswith(".marshal") and name not in used]
+    dropped = others if len(others) > len(used) else []
+    day_ago = time.time() - 86400
+    dropped += [(name, path) for name, path, mtime in found
+                if not name.endswith(".marshal") and mtime < day_ago]
+    for _, path in dropped:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _plain_file(name: str) -> str:

@@ -180,8 +180,9 @@ def show_quick_pages(status: BuildStatus, made: Made | None, changed: set[str]) 
 def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
                        watcher: Watcher, url: Callable[[], str], last: LastMade) -> None:
     """Forever: wait for a burst of edits, show the pages of the papers they changed at once
-    (show_quick_pages), then rebuild once for all of them; once idle after a build, settle the
-    memory it leaves (see settle_memory)."""
+    (show_quick_pages), then rebuild once for all of them; once idle after a build, write what
+    the cache keeps in memory alone (Cache.write_remembered) and settle the memory the build
+    leaves (see settle_memory)."""
     settled = False  # why: the first build, before serving, left its memory too
     while True:
         changed = watcher.next_change(timeout=0.5)
@@ -189,6 +190,7 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
             if last.made is None and not status.current.errors:
                 _prepare_quick_pages(options, status, cache, last)
             if not settled:
+                cache.write_remembered()  # why: for a build run later; not while a save waits
                 settle_memory()
                 settled = True
             continue
