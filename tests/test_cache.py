@@ -17,7 +17,7 @@ from packaging.requirements import Requirement
 import generator.building.cache as cache_module
 import generator.building.workers as workers_module
 from factories import REPO
-from generator.building.cache import FILE, Cache
+from generator.building.cache import FILE, Cache, ResultsGone
 from generator.building.workers import Workers
 
 GOLDEN_CONTENT = REPO / "tests/golden/content"
@@ -350,6 +350,39 @@ def test_map_kept_carries_only_what_it_made_and_the_process_aside_reads_the_rest
         assert pickle.loads(pickle.dumps(kept)).results() == [4, 6, 2]
 
 
+@pytest.mark.parametrize("folder", [True, False])
+def test_map_kept_in_memory_carries_what_memory_did_not_hold_and_the_fork_reads_the_rest(
+        tmp_path, folder):
+    with Cache(tmp_path / "cache" if folder else None, in_memory=True) as cache:
+        cache.map(double, [(1,)])
+        cache.commit()
+        workers = Workers(2)
+        try:
+            workers.start()  # why: the process aside is forked with what the memory holds now
+            kept = cache.map_kept(double, [(1,), (2,)], workers=workers)
+            assert list(kept.made.values()) == [4]
+            assert workers.later(results_of, kept)() == [2, 4]  # in the process aside
+        finally:
+            workers.close()
+        assert kept.results() == [2, 4]  # here
+        with pytest.raises(ResultsGone):  # in a process not forked from this one
+            subprocess_results(kept)
+        cache.commit()
+        assert cache.map(double, [(1,), (2,)]) == [2, 4]  # what map_kept used is kept
+
+
+def subprocess_results(kept):
+    """kept.results() as a process started anew reads them (none of this one's memory)."""
+    code = ("import pickle, sys; from generator.building.cache import ResultsGone\n"
+            "try:\n    pickle.loads(sys.stdin.buffer.read()).results()\n"
+            "except ResultsGone:\n    raise SystemExit(3)\n")
+    done = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(kept),
+                          cwd=REPO)
+    if done.returncode == 3:
+        raise ResultsGone("gone")
+    return done.returncode
+
+
 def test_map_kept_made_here_again_finds_what_it_kept(tmp_path):
     with Cache(tmp_path / "cache") as cache:
         cache.map_kept(double, [(1,), (2,)])
@@ -363,10 +396,9 @@ def test_map_kept_made_here_again_finds_what_it_kept(tmp_path):
         assert cache.map(double, [(1,), (2,)]) == [2, 4] and made() == []
 
 
-@pytest.mark.parametrize("where", ["not apart", "no folder", "in memory"])
+@pytest.mark.parametrize("where", ["not apart", "no folder"])
 def test_map_kept_carries_every_result_where_none_is_read_aside(tmp_path, where):
-    cache = Cache(None if where == "no folder" else tmp_path / "cache",
-                  in_memory=where == "in memory")
+    cache = Cache(None if where == "no folder" else tmp_path / "cache")
     with cache:
         cache.map(double, [(1,)])
         kept = cache.map_kept(double, [(1,), (2,)], apart=where != "not apart")

@@ -141,7 +141,8 @@ def checked_papers(cache: Cache, check: Callable[..., Checked], items: Sequence[
         if n in made:
             result = made[n]
             if result.paper is not None:
-                kept_rows[key] = paper_row(result)
+                # why: a result found in memory (the preview server's) has its row already
+                kept_rows[key] = rows[key] if key in rows else paper_row(result)
         else:
             assert file is not None
             result = stand_in(rows[key], key, file)
