@@ -36,7 +36,7 @@ from .files import Manifest, make_files
 from .keptparts import kept_parts
 from .lightpapers import LightPaper, checked_papers, rows_of
 from .stamps import SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest
-from .memory import return_freed_memory
+from .memory import return_freed_memory, trim
 from .workers import Awaited, Workers
 from .unchanged import (Begun, BuildOptions, LastBuild, StageTimer, begin, remembered_as,
                         unchanged, unchanged_report, warn)
@@ -124,12 +124,14 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         # why: in the site's order, as the search index numbers them (site.reading_order)
         in_order = sorted(range(len(papers)), key=lambda n: reading_key(papers[n]))
         terms = terms.in_order(in_order)
-        # why: found on another core while this one puts the site together (~1 s at 10,000)
+        # why: found on another core while this one puts the site together (~0.5 s at 10,000);
+        # the terms sent once, in a list the first to build the index takes them from
+        given = [terms]
         related = Awaited(workers.later(_related_aside, tagged([papers[n] for n in in_order]),
-                                        terms))
+                                        terms.digest(), given))
+        index = _Aside(workers.later(_index_aside, terms.digest(),
+                                     [] if workers.apart else given))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
-        # why: begun aside too, after the related papers, while this process goes on (~0.1 s)
-        index = _Aside(workers.later(_index_aside, terms))
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
                              f"out), {_count(len(site.tags), 'tag')}")
@@ -175,28 +177,34 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
             held.append(locals())
 
 
-def _related_aside(papers: list[tuple[str, tuple[str, ...]]],
-                   terms: KeptResults) -> dict[str, tuple[str, ...]]:
+def _related_aside(papers: list[tuple[str, tuple[str, ...]]], digest: bytes,
+                   terms: list[KeptResults]) -> dict[str, tuple[str, ...]]:
     """related_papers() of `papers` (tagged(), in the site's order) over the search index of
-    their `terms`."""
-    return related_papers(_built_index(terms), papers)
+    their terms (_built_index)."""
+    return related_papers(_built_index(digest, terms), papers)
 
 
-def _index_aside(terms: KeptResults) -> tuple[bytes, int]:
-    """The search index of the papers' `terms`, in the site's order, packed (index_json()), and
-    its gzipped_size() for the search budget (~0.05 s at 10,000 papers, not spent here)."""
-    index = packed_json(_built_index(terms))
+def _index_aside(digest: bytes, terms: list[KeptResults]) -> tuple[bytes, int]:
+    """The search index of the papers' terms (_built_index), packed (index_json()), and its
+    gzipped_size() for the search budget (~0.05 s at 10,000 papers, not spent here)."""
+    index = packed_json(_built_index(digest, terms))
     return index, gzipped_size(index)
 
 
-def _built_index(terms: KeptResults) -> BuiltIndex:
-    """index_of_terms() of `terms`, read where this runs, built once for both asides (~0.7 s at
-    10,000 papers): the first to ask builds it and keeps it, the other takes it."""
-    key = terms.digest()
-    built = _BUILT.pop(key, None)
+def _built_index(digest: bytes, terms: list[KeptResults]) -> BuiltIndex:
+    """index_of_terms() of the terms whose KeptResults.digest() is `digest`, built once for both
+    asides (~0.25 s at 10,000 papers): the first to ask builds it of the KeptResults it takes
+    from `terms` and keeps it, the other takes it. Aside, the related papers are asked first
+    (one process, in order) and the index is sent no terms: sent twice, the terms of a cold
+    10,000-paper build were pickled twice. The terms are let go, and their memory given back,
+    before the related papers are found, the process's largest moment (~25 MB less)."""
+    built = _BUILT.pop(digest, None)
     if built is None:
+        if not terms:  # why: never, while one process makes both in order; else start again
+            raise ResultsGone("the search index built aside was gone when its file was made")
         _BUILT.clear()
-        built = _BUILT[key] = index_of_terms(tuple(terms.results()))
+        built = _BUILT[digest] = index_of_terms(tuple(terms.pop().results()))
+        trim()
     return built
 
 
