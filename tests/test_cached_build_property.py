@@ -241,7 +241,11 @@ class Builds:
         if preview:  # why: else the writer makes the reused folder hold exactly the new files
             shutil.rmtree(self.clean, ignore_errors=True)
         clean_failed = self._build(self.options(self.clean, None))
-        preview_failed = (self._build(self.options(self.preview, None), self.preview_cache)
+        # why: and every other preview build with one, which reads the terms earlier builds
+        # kept from the memory it was forked with (Cache.map_kept in memory)
+        preview_failed = (self._build(self.options(self.preview, None,
+                                                   workers=2 - self.builds % 2),
+                                      self.preview_cache)
                           if preview else None)
         context = self.context()
         assert (cached_failed is not None) == (clean_failed is not None) == fails, (

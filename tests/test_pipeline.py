@@ -465,9 +465,13 @@ def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monk
     content = starting_content(tmp_path)
     out = tmp_path / "site"
     with Cache(tmp_path / "cache", in_memory=True) as cache:  # as the preview server keeps it
-        for edit in edits(content):
-            build(options(content, out, tmp_path / "cache", project=project), cache=cache)
+        for number, edit in enumerate(edits(content)):
+            # why: every other build with a process aside, forked with the memory it reads
+            lines = []
+            build(options(content, out, tmp_path / "cache", project=project,
+                          workers=1 + number % 2), StageTimer(lines.append), cache=cache)
             assert files(out) == clean_build(content, tmp_path / "clean", project=project), edit
+            assert not [line for line in lines if "gone" in line], edit  # read, not built again
         paper = project / "templates" / "paper.html"
         paper.write_text(paper.read_text().replace("{% endblock %}",
                                                    "<p>note</p>{% endblock %}", 1))
