@@ -125,7 +125,7 @@ def test_a_one_word_name_is_a_literal():
 def test_every_item_of_a_site_is_valid_csl_json_in_reading_order():
     site = make_site([make_paper("old", title="Old", date=dt.date(2024, 1, 1), authors=("陈",)),
                       ICLR_PAPER, make_paper("c", ids={"doi": "10.1/x"})])
-    [job] = csl_jobs(parts_of(site))
+    [job] = csl_jobs(tuple(part.csl for part in parts_of(site)))
     data = job.made().data
     assert job.path == "papers.json" and data.endswith(b"]\n")
     parsed = json.loads(data.decode("utf-8"))

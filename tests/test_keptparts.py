@@ -5,10 +5,12 @@ import dataclasses
 
 import pytest
 
+import generator.building.cache as cache_module
 import generator.building.keptparts as keptparts
 from factories import make_paper, make_site, parts_of, theme
 from generator.building.cache import Cache
 from generator.building.workers import Workers
+from generator.outputs.csljson import csl_file
 from generator.outputs.paperparts import parts_inputs
 
 
@@ -59,3 +61,37 @@ def test_a_cache_that_keeps_nothing_makes_every_part_and_remembers_none(made):
     parts, rows = keptparts.kept_parts(Cache(None), theme().templates, parts_inputs(site), None,
                                        Workers())
     assert parts == parts_of(site) and rows == {}
+
+
+def column_key(cache, column):
+    """The key of papers.json's job given `column`, as the build works it out."""
+    return cache.keys(csl_file, None, [(column,)])[0]
+
+
+def test_a_column_of_the_parts_is_keyed_by_the_parts_keys_not_read_again(tmp_path, monkeypatch):
+    # why: more papers than a tuple hashed in place holds (cache._SMALL)
+    papers = [make_paper(f"p{n}", title=f"Paper {n}") for n in range(10)]
+    before = make_site(papers)
+    after = make_site([dataclasses.replace(papers[0], title_html="Revised"), *papers[1:]])
+    cache, templates = Cache(tmp_path / "cache"), theme().templates
+    keys = {}
+    for name, site in (("before", before), ("again", before), ("after", after)):
+        parts, rows = keptparts.kept_parts(cache, templates, parts_inputs(site), None, Workers())
+        column = keptparts.parts_column(cache, parts, rows, "csl")
+        assert column == tuple(part.csl for part in parts_of(site))
+        # why: the column hashed by value would fail here
+        monkeypatch.setattr(cache_module, "_tuple_digest", None)
+        keys[name] = column_key(cache, column)
+        monkeypatch.undo()
+        cache.commit()
+    assert keys["before"] == keys["again"] != keys["after"]
+
+
+def test_a_column_of_parts_a_cache_keeps_nothing_of_is_keyed_by_its_texts():
+    site, _ = sites()
+    cache = Cache(None)
+    parts, rows = keptparts.kept_parts(cache, theme().templates, parts_inputs(site), None,
+                                       Workers())
+    column = keptparts.parts_column(cache, parts, rows, "csl")
+    assert rows == {} and column == tuple(part.csl for part in parts)
+    assert column_key(cache, column) == column_key(Cache(None), tuple(part.csl for part in parts))

@@ -33,7 +33,7 @@ from ..search.related import related_papers, tagged
 from ..search.terms import paper_terms
 from .cache import Cache, KeptResults, ResultsGone
 from .files import Manifest, make_files
-from .keptparts import kept_parts
+from .keptparts import kept_parts, parts_column
 from .lightpapers import LightPaper, checked_papers, rows_of
 from .stamps import SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest
 from .memory import return_freed_memory, trim
@@ -137,14 +137,16 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
                              f"out), {_count(len(site.tags), 'tag')}")
         parts, parts_rows = kept_parts(cache, theme.templates, parts_inputs(site),
                                        cache.recall_plain(_parts_of(options)), workers)
-        feeds, bibs, csls = feed_jobs(site, theme.templates), bib_jobs(site, parts), csl_jobs(parts)
+        feeds, bibs = feed_jobs(site, theme.templates), bib_jobs(site, parts)
+        csls = csl_jobs(parts_column(cache, parts, parts_rows, "csl"))
         crawlers, searches = crawler_jobs(site), search_jobs(site, terms, lambda: index()[0])
         pages, paper_pages = page_jobs(site, theme, parts, related)
         jobs = pages + feeds + bibs + csls + crawlers + searches
 
         def showing_related() -> list[FileJob]:
             # why: listed once the others' keys are worked out (kinds.page_jobs)
-            more = paper_pages() + list_jobs(site, parts, related)
+            more = paper_pages() + list_jobs(site, parts_column(cache, parts, parts_rows,
+                                                                "listed"), related)
             timer.done("files", f"{len(theme.assets) + len(jobs) + len(more)} files to make or "
                                 "keep")
             return more

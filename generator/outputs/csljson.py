@@ -26,11 +26,11 @@ site's reading order, so the same digest gives the same bytes.
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any
 
 from ..model import urls as paths
 from ..model.citation import openreview_beside, publication_year, work_url
-from ..model.records import FileJob, Paper, PaperParts
+from ..model.records import FileJob, Paper
 
 PARTICLES = frozenset("van von de der den del della di da du des dos das la le ter ten zu".split())
 """Words that belong to the family name that follows them ('Benjamin Van Durme')."""
@@ -96,11 +96,11 @@ def _citation_variables(paper: Paper) -> dict[str, Any]:
     return variables
 
 
-def csl_jobs(parts: Sequence[PaperParts]) -> list[FileJob]:
+def csl_jobs(lines: tuple[str, ...]) -> list[FileJob]:
     """papers.json: the site's papers (so drafts are out exactly when the site leaves them out)
-    in its order, from their paperparts.paper_parts(). Each item is given as its line of JSON,
-    which is hashed faster and held in less memory than its dict."""
-    return [FileJob(paths.PAPERS_JSON, csl_file, (tuple(part.csl for part in parts),))]
+    in its order, given as their paperparts.paper_parts()' item lines: each item as its line
+    of JSON, which is hashed faster and held in less memory than its dict."""
+    return [FileJob(paths.PAPERS_JSON, csl_file, (lines,))]
 
 
 def item_line(item: dict[str, Any]) -> str:

@@ -4,11 +4,11 @@ and list.json, the data the browser sorts, filters and saves papers from."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ..model import urls as paths
 from ..model.languages import text_language
-from ..model.records import FileJob, Paper, PaperParts, Site
+from ..model.records import FileJob, Paper, Site
 from ..model.slugs import author_slug
 from ..model.urls import Urls
 from .csljson import csl_name
@@ -93,13 +93,12 @@ def list_orders(papers: tuple[Paper, ...]) -> dict[str, list[int]]:
             "venue": [n for n, _ in venue]}
 
 
-def list_jobs(site: Site, parts: Sequence[PaperParts],
+def list_jobs(site: Site, entries: tuple[str, ...],
               related: Mapping[str, tuple[str, ...]]) -> list[FileJob]:
-    """list.json: every paper of the site (its entry from `parts`, the papers'
-    paperparts.paper_parts() in the site's order), its tags, the sort orders, and each paper's
-    related papers (by place in the list: the saved page finds papers like the ones saved)."""
+    """list.json: every paper of the site (its entry, as its paperparts.paper_parts() give it, in
+    the site's order), its tags, the sort orders, and each paper's related papers (by place in
+    the list: the saved page finds papers like the ones saved)."""
     urls = Urls(site.config.base_url)
-    entries = tuple(part.listed for part in parts)
     tags = tuple({"slug": g.slug, "name": g.name, "url": urls.path(paths.tag_file(g.slug))}
                  for g in site.tags)
     at = {paper.slug: n for n, paper in enumerate(site.papers)}
