@@ -512,6 +512,26 @@ def test_a_plain_value_remembered_is_recalled_by_the_next_build(tmp_path):
         assert cache.recall_plain("many parts") == many
 
 
+def test_a_plain_value_written_again_keeps_the_pieces_whose_keys_it_read(tmp_path, monkeypatch):
+    size = cache_module._PLAIN_CHUNK
+    many = {n: (str(n), b"card") for n in range(3 * size)}
+    with Cache(tmp_path / "cache") as cache:
+        cache.remember_plain("parts", many)
+    marshalled = []
+    dumps = cache_module.marshal.dumps
+    monkeypatch.setattr(cache_module.marshal, "dumps",
+                        lambda value, *rest: marshalled.append(len(value)) or dumps(value, *rest))
+    # why: a key's value never changes; an edited paper's parts have a new key, in its place
+    edited = {(key if key != size + 1 else "new"): value for key, value in many.items()}
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.recall_plain("parts") == many
+        cache.remember_plain("parts", edited)
+    assert marshalled == [size]  # the second piece alone
+    monkeypatch.undo()
+    with Cache(tmp_path / "cache") as cache:
+        assert cache.recall_plain("parts") == edited
+
+
 def plain_file(tmp_path):
     (found,) = (tmp_path / "cache" / cache_module.PLAIN).iterdir()
     return found

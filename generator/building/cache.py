@@ -84,6 +84,8 @@ class Cache:
         """Values remember_plain() kept in memory that are not in their files yet, by name."""
         self._plain_used: set[str] = set()
         """The files of the values remember_plain() kept in this build."""
+        self._recalled: dict[str, list[_Piece]] = {}
+        """The pieces of each value recall_plain() read from its file, by name, until written."""
 
     def map(self, make: Callable[..., Any], items: Sequence[tuple[Any, ...]], shared: Any = None,
             keep: Callable[[Any], bool] = lambda result: True,
@@ -213,19 +215,25 @@ class Cache:
             with open(self.folder / PLAIN / _plain_file(name), "rb") as file:
                 if file.read(32) != key:  # why: another code's, not read on
                     return None
-                digest, data = file.read(32), file.read()
-            if hashlib.sha256(data).digest() != digest:
-                return None
+                data = file.read()
             value: dict[Any, Any] = {}
+            pieces: list[_Piece] = []
             view, at = memoryview(data), 0
-            while at < len(data):  # why: pieces each after its length (remember_plain)
+            while at < len(data):  # why: pieces each after its length and hash (remember_plain)
                 size = int.from_bytes(view[at:at + 8], "little")
-                value.update(marshal.loads(view[at + 8:at + 8 + size]))
-                at += 8 + size
+                digest, piece = bytes(view[at + 8:at + 40]), view[at + 40:at + 40 + size]
+                if len(piece) != size or hashlib.sha256(piece).digest() != digest:
+                    return None
+                items = marshal.loads(piece)
+                value.update(items)
+                pieces.append((tuple(items), digest, piece))
+                at += 40 + size
         except (OSError, EOFError, ValueError, TypeError):
             return None
         if self._memory is not None:
             self._memory[key] = value
+        else:
+            self._recalled[name] = pieces
         return value
 
     def remember_plain(self, name: str, value: dict[Any, Any]) -> None:
@@ -233,9 +241,12 @@ class Cache:
         bytes, numbers) that the next build reads whole: kept in a file of its own beside the
         cache file, with its key and hash, not in it. The 40 MB of a 10,000-paper digest's parts
         took ~0.16 s to read back from SQLite and ~0.3 s to write; ~0.2 s and ~0.15 s so. It is
-        written a few thousand items at a time: marshalled whole, 40 MB more were held at the
-        end of a cold build, when it is largest. A cache in memory too writes it only when told
-        (write_remembered) or closed."""
+        written a few thousand items at a time, each piece after its length and hash: marshalled
+        whole, 40 MB more were held at the end of a cold build, when it is largest. A piece
+        whose keys are those of a piece recalled is written as it was read, neither marshalled
+        nor hashed again: the value of a key must never change (a result's, made from what the
+        key is a hash of). A cache in memory too writes it only when told (write_remembered) or
+        closed."""
         key = self._name_key(name)
         self._used.add(key)
         self._plain_used.add(_plain_file(name))
@@ -263,17 +274,17 @@ class Cache:
             file = tempfile.NamedTemporaryFile(dir=folder, delete=False)
         except OSError:  # why: a value not kept is made again by the next build
             return
+        # why: an edit changes a piece or two of the five of a 10,000-paper digest's parts
+        recalled = {keys: (digest, piece) for keys, digest, piece in self._recalled.pop(name, ())}
         try:
             with file:
-                file.write(key + bytes(32))
-                digest, items = hashlib.sha256(), list(value.items())
+                file.write(key)
+                items = list(value.items())
                 for start in range(0, len(items), _PLAIN_CHUNK):
-                    data = marshal.dumps(dict(items[start:start + _PLAIN_CHUNK]))
-                    for part in (len(data).to_bytes(8, "little"), data):
-                        digest.update(part)
-                        file.write(part)
-                file.seek(32)
-                file.write(digest.digest())
+                    chunk = items[start:start + _PLAIN_CHUNK]
+                    digest, data = recalled.get(tuple(k for k, _ in chunk)) or _piece(chunk)
+                    file.write(len(data).to_bytes(8, "little") + digest)
+                    file.write(data)
             os.replace(file.name, folder / _plain_file(name))
         except OSError:
             with contextlib.suppress(OSError):
@@ -301,6 +312,7 @@ class Cache:
     def close(self) -> None:
         """Let go of the cache file, once what is kept in memory alone is written."""
         self.write_remembered()
+        self._recalled.clear()
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -561,6 +573,16 @@ def _verified(digest: bytes, value: bytes) -> Any:
         return pickle.loads(value)
     except Exception:  # why: bytes that hash right but do not load are a result of other code
         return _MISSING
+
+
+_Piece = tuple[tuple[Any, ...], bytes, Any]
+"""A piece of a plain value's file: its keys in order, its hash and its bytes as read."""
+
+
+def _piece(items: list[tuple[Any, Any]]) -> tuple[bytes, bytes]:
+    """The hash and bytes of a piece of a plain value's file (Cache.remember_plain)."""
+    data = marshal.dumps(dict(items))
+    return hashlib.sha256(data).digest(), data
 
 
 def _prune_plain(folder: Path, used: set[str]) -> None:
