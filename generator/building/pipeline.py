@@ -126,11 +126,10 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         terms = terms.in_order(in_order)
         # why: found on another core while this one puts the site together (~0.5 s at 10,000);
         # the terms sent once, in a list the first to build the index takes them from
-        given = [terms]
+        given, digest = [terms], terms.digest()
         related = Awaited(workers.later(_related_aside, tagged([papers[n] for n in in_order]),
-                                        terms.digest(), given))
-        index = _Aside(workers.later(_index_aside, terms.digest(),
-                                     [] if workers.apart else given))
+                                        digest, given))
+        index = _Aside(workers.later(_index_aside, digest, [] if workers.apart else given))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
         drafts = len(sources) - len(papers)
         timer.done("papers", f"{_count(len(papers), 'paper')} ({_count(drafts, 'draft')} left "
