@@ -9,9 +9,9 @@ temporary folder. For each it saves an edited paper `--edits` times and times sa
 event on the server's event stream; it prints the median, the fastest and the slowest time
 to the first reload event, which reloads the tabs showing the saved paper (its quick page,
 and the lists that show its row: see generator/building/quickpages.py), and to the full
-build's, which reloads every tab; how much of that the full rebuild took (from the server's
-`Rebuilt in` line: one full build with the cache the server keeps in memory); and the
-server's idle CPU use. The repository's content/ is only read.
+build's, which reloads every tab once its site is in place; how long the server's rebuild took
+(its `Rebuilt in` line: the quick page and one full build, with the cache and the process aside
+the server keeps); and the server's idle CPU use. The repository's content/ is only read.
 """
 
 from __future__ import annotations
@@ -77,16 +77,17 @@ def measure(name: str, make_content, edits: int,  # noqa: ANN001
     print(f"  save -> every tab reloads (the full build): median "
           f"{statistics.median(every_tab):.3f} s (fastest {min(every_tab):.3f}, slowest "
           f"{max(every_tab):.3f}); the first save: {every_tab[0]:.3f} s")
-    print(f"  of which the full rebuild: median {statistics.median(t.rebuild for t in timings):.3f}"
-          f" s; the rest (noticing the save, the quick page, telling the tabs): median "
-          f"{statistics.median(t.every_tab - t.rebuild for t in timings):.3f} s")
+    print(f"  the server's rebuild (the quick page, then the full build): median "
+          f"{statistics.median(t.rebuild for t in timings):.3f} s; the tabs are told once its "
+          "site is in place, before the build has looked at the files placed and remembered "
+          "what it made, so it may end after they reload")
     print(f"  idle CPU while watching: {idle:.1f} % of one core")
 
 
 def _edit_and_time(server, papers: list[Path], edits: int,  # noqa: ANN001
                    edit: Callable[[str, int], str]) -> list[Timing]:
     """How long each of `edits` saves took to reach the tab that shows the paper, and every
-    tab. The server prints `Rebuilt in X s` just after it publishes the full build."""
+    tab. The server prints `Rebuilt in X s` once the full build it published has ended."""
     timings = []
     with server.events() as events:
         seen = events.next()
@@ -119,7 +120,8 @@ class Timing:
     every_tab: float
     """Until the full build was published and every tab told to reload."""
     rebuild: float
-    """The full build's own time (the server's `Rebuilt in`)."""
+    """The server's rebuild: its quick page and full build (`Rebuilt in`), which ends after it
+    has told the tabs."""
     quick: bool
     """Whether the paper's page was shown before the full build (building/quickpages.py)."""
     lists: int

@@ -371,6 +371,32 @@ def test_map_kept_in_memory_carries_what_memory_did_not_hold_and_the_fork_reads_
         assert cache.map(double, [(1,), (2,)]) == [2, 4]  # what map_kept used is kept
 
 
+def carried_keys(token):
+    """The keys of the results the process it is made in was carried for the memory `token`."""
+    return set(cache_module._CARRIED.get(token, {}))
+
+
+def test_map_kept_in_memory_carries_a_kept_process_aside_only_what_is_new_to_it(tmp_path):
+    from generator.building.workers import KeptAside
+    # why: both forked before the memory holds anything, as the preview server forks its own
+    with KeptAside() as kept, KeptAside() as other, Cache(None, in_memory=True) as cache:
+        with Workers(2, kept) as workers:
+            first = cache.map_kept(double, [(1,), (2,)], workers=workers)
+            assert list(first.made.values()) == [2, 4]  # all made now: all carried
+            assert workers.later(results_of, first)() == [2, 4]
+        cache.commit()
+        with Workers(2, kept) as workers:
+            second = cache.map_kept(double, [(2,), (3,)], workers=workers)
+            assert list(second.made.values()) == [6]  # (2,) is carried no more
+            assert workers.later(results_of, second)() == [4, 6]
+            # what it holds: the last results it gave, not every one it was ever carried
+            assert workers.later(carried_keys, second.file)() == set(second.keys)
+        cache.commit()
+        with Workers(2, other) as workers, pytest.raises(ResultsGone):
+            # another process, forked as early, was carried none of them
+            workers.later(results_of, cache.map_kept(double, [(2,), (3,)], workers=workers))()
+
+
 def subprocess_results(kept):
     """kept.results() as a process started anew reads them (none of this one's memory)."""
     code = ("import pickle, sys; from generator.building.cache import ResultsGone\n"

@@ -31,7 +31,8 @@ from pathlib import Path
 import pytest
 
 from generator.building.cache import Cache
-from generator.building.pipeline import BuildOptions, build
+from generator.building.pipeline import BuildOptions, Kept, build
+from generator.building.workers import KeptAside
 from generator.model.errors import BuildFailed
 
 REPO = Path(__file__).resolve().parent.parent
@@ -222,6 +223,7 @@ class Builds:
         self.root, self.digest, self.seed = root, digest, seed
         self.cached, self.clean, self.preview = root / "cached", root / "clean", root / "preview"
         self.preview_cache = Cache(root / "cache2", in_memory=True)
+        self.preview_aside = KeptAside()  # why: kept from build to build, as the server keeps it
         self.step, self.edit, self.log = 0, "initial build", collections.deque(maxlen=6)
         self.builds = 0
 
@@ -241,11 +243,10 @@ class Builds:
         if preview:  # why: else the writer makes the reused folder hold exactly the new files
             shutil.rmtree(self.clean, ignore_errors=True)
         clean_failed = self._build(self.options(self.clean, None))
-        # why: and every other preview build with one, which reads the terms earlier builds
-        # kept from the memory it was forked with (Cache.map_kept in memory)
-        preview_failed = (self._build(self.options(self.preview, None,
-                                                   workers=2 - self.builds % 2),
-                                      self.preview_cache)
+        # why: and every preview build with one, the server's, kept from build to build, which
+        # reads the terms earlier builds carried it (Cache.map_kept in memory)
+        preview_failed = (self._build(self.options(self.preview, None, workers=2),
+                                      Kept(self.preview_cache, self.preview_aside))
                           if preview else None)
         context = self.context()
         assert (cached_failed is not None) == (clean_failed is not None) == fails, (
@@ -266,7 +267,7 @@ class Builds:
         if preview:
             compare(expected, tree(self.preview), "clean", "preview (in-memory cache)", context)
 
-    def _build(self, options: BuildOptions, cache: Cache | None = None) -> str | None:
+    def _build(self, options: BuildOptions, cache: Kept | None = None) -> str | None:
         try:
             build(options, cache=cache)
         except BuildFailed as failed:
@@ -670,6 +671,7 @@ def test_cached_build_equals_clean_build(tmp_path, monkeypatch, seed, random_ste
             builds.check(preview=preview, fails=kind == "content_error")
     finally:
         builds.preview_cache.close()
+        builds.preview_aside.close()
     elapsed = time.perf_counter() - started
 
     print(f"\ncache property: seed {seed}, {step} steps, {builds.builds} build rounds, "

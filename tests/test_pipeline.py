@@ -21,8 +21,8 @@ import generator.content.documents as documents_module
 import generator.content.papers as papers_module
 from factories import REPO, SITE_YAML, paper_source, starting_content, write_content
 from generator.building.cache import FILE, Cache
-from generator.building.pipeline import BuildOptions, StageTimer, build
-from generator.building.workers import Workers
+from generator.building.pipeline import BuildOptions, Kept, StageTimer, build
+from generator.building.workers import KeptAside, Workers
 from generator.building.writer import temp_folders
 from generator.model.errors import BuildFailed
 from generator.search.index import gzipped_size
@@ -459,17 +459,22 @@ def test_a_static_file_edit_is_in_the_next_cached_build(tmp_path):
     assert files(out) == clean_build(content, tmp_path / "clean", project=project)
 
 
-def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monkeypatch):
+@pytest.mark.parametrize("aside", ["forked by each build", "kept from build to build"])
+def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monkeypatch, aside):
     monkeypatch.setattr(workers_module, "PARALLEL_FROM", 2)
     project = project_copy(tmp_path)
     content = starting_content(tmp_path)
     out = tmp_path / "site"
+    kept_aside = KeptAside() if aside == "kept from build to build" else None
     with Cache(tmp_path / "cache", in_memory=True) as cache:  # as the preview server keeps it
         for number, edit in enumerate(edits(content)):
-            # why: every other build with a process aside, forked with the memory it reads
+            # why: every other build with a process aside forked by the build, which reads the
+            # terms it holds from the memory it was forked with; or every build with the kept
+            # one (the server's), which holds those that earlier builds carried it
             lines = []
             build(options(content, out, tmp_path / "cache", project=project,
-                          workers=1 + number % 2), StageTimer(lines.append), cache=cache)
+                          workers=2 if kept_aside else 1 + number % 2),
+                  StageTimer(lines.append), cache=Kept(cache, kept_aside))
             assert files(out) == clean_build(content, tmp_path / "clean", project=project), edit
             assert not [line for line in lines if "gone" in line], edit  # read, not built again
         paper = project / "templates" / "paper.html"
@@ -483,6 +488,50 @@ def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monk
         (content / "papers" / "p1.md").write_text(paper_source(title="Back"))
         build(options(content, out, tmp_path / "cache", project=project), cache=cache)
         assert files(out) == clean_build(content, tmp_path / "clean", project=project)
+    if kept_aside is not None:
+        kept_aside.close()
+
+
+def test_a_kept_build_tells_who_publishes_once_the_new_site_is_in_place(tmp_path, monkeypatch):
+    import generator.building.writer as writer_module
+    content = starting_content(tmp_path)
+    out, told, order = tmp_path / "site", [], []
+
+    def published(report):  # why: what a tab reloaded now would be served
+        page = (out / "papers" / "p1" / "index.html").read_text(encoding="utf-8")
+        told.append((report.written, "Retitled" in page))
+        order.append("told")
+
+    looked_at = writer_module.site_state
+    monkeypatch.setattr(writer_module, "site_state",
+                        lambda *args: order.append("looked at") or looked_at(*args))
+
+    with Cache(tmp_path / "cache", in_memory=True) as cache:
+        build(options(content, out, tmp_path / "cache"), cache=Kept(cache, None, published))
+        (content / "papers" / "p1.md").write_text(paper_source(title="Retitled"))
+        report = build(options(content, out, tmp_path / "cache"),
+                       cache=Kept(cache, None, published))
+        assert told[1] == (report.written, True) and report.written > 0
+        assert order == ["told", "looked at"] * 2  # before the files placed are looked at
+        build(options(content, out, tmp_path / "cache"), cache=Kept(cache, None, published))
+    assert len(told) == 2  # nothing changed: nothing placed, nothing told
+
+
+def test_a_build_whose_process_aside_died_is_built_again(tmp_path, monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+    real, tries = pipeline_module._build, []
+
+    def dies_once(*args, **kwargs):
+        tries.append(kwargs["trusting"] if "trusting" in kwargs else args[5])
+        if len(tries) == 1:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline_module, "_build", dies_once)
+    content, lines = starting_content(tmp_path), []
+    build(options(content, tmp_path / "site", tmp_path / "cache"), StageTimer(lines.append))
+    assert tries == [True, False] and any("process aside stopped" in line for line in lines)
+    assert files(tmp_path / "site") == clean_build(content, tmp_path / "clean")
 
 
 

@@ -6,6 +6,7 @@ import pytest
 from factories import REPO, paper_source, write_content
 from generator.building.cache import Cache
 from generator.building.pipeline import BuildOptions, StageTimer
+from generator.building.workers import KeptAside
 from generator.serve.livereload import BuildStatus
 from generator.serve.server import base_path, rebuild, watched_folders
 
@@ -47,17 +48,24 @@ def test_rebuild_publishes_a_new_version_only_when_files_change(tmp_path, projec
     assert rebuild(opts, status).written == 0 and status.current == built
 
 
-def test_rebuild_with_the_servers_cache_shows_every_edit(tmp_path, project):
-    opts = replace(options(tmp_path, project), cache=tmp_path / "cache")
+def test_rebuild_with_the_servers_cache_and_process_aside_shows_every_edit_once(tmp_path,
+                                                                               project):
+    opts = replace(options(tmp_path, project), cache=tmp_path / "cache", workers=2)
     status = BuildStatus("/digest/")
-    with Cache(opts.cache, in_memory=True) as cache:
-        assert rebuild(opts, status, cache).written > 0
+    published = []
+    real = status.publish
+    status.publish = lambda *args: published.append(args) or real(*args)
+    with Cache(opts.cache, in_memory=True) as cache, KeptAside() as aside:
+        assert rebuild(opts, status, cache, aside=aside).written > 0
         for title in ("Second", "First", "Third"):
             (opts.content / "papers/x.md").write_text(paper_source(title=title))
             before = status.current.version
-            assert rebuild(opts, status, cache).written > 0 and status.current.version != before
+            assert rebuild(opts, status, cache, aside=aside).written > 0
+            assert status.current.version != before
             assert f"<h1>{title}</h1>" in (opts.out / "papers/x/index.html").read_text()
-        assert rebuild(opts, status, cache).written == 0
+        assert rebuild(opts, status, cache, aside=aside).written == 0
+    # each rebuild published once: as soon as its site was in place, or when nothing changed
+    assert [changed for _, changed, *_ in published] == [True] * 4 + [False]
 
 
 @pytest.mark.parametrize("own_cache", [False, True])
@@ -120,18 +128,19 @@ def test_the_server_rebuilds_once_for_each_burst_of_changes_with_the_cache_it_ke
     import generator.serve.server as server_module
     builds = []
 
-    def rebuild(options, status, cache, made):
-        builds.append(cache)
+    def rebuild(options, status, cache, made, aside):
+        builds.append((cache, aside))
         made(object())  # what the site was made of, which the quick pages cannot use
 
     monkeypatch.setattr(server_module, "rebuild", rebuild)
-    cache = Cache(None, in_memory=True)
+    cache, aside = Cache(None, in_memory=True), object()
     with pytest.raises(KeyboardInterrupt):
         server_module._rebuild_on_change(BuildOptions(), BuildStatus("/"), cache,
                                          Watcher([[], [], ["a.md"], ["b.md", "c.md"], [], []]),
-                                         str, server_module.LastMade())
-    # once idle, a build to learn what the site is made of; then one a burst
-    assert builds == [cache, cache, cache]
+                                         str, server_module.LastMade(), aside)
+    # once idle, a build to learn what the site is made of; then one a burst; each with the
+    # cache and the process aside the server keeps
+    assert builds == [(cache, aside)] * 3
 
 
 def test_settling_memory_collects_old_cycles_and_freezes_what_lives_on():
@@ -177,7 +186,7 @@ def test_an_output_folder_refused_while_idle_is_shown_as_an_error_and_not_tried_
 
     tries = []
 
-    def refused(options, status, cache, made):
+    def refused(options, status, cache, made, aside):
         tries.append(made)
         raise OutputRefused("is not a site this program built")
 
@@ -194,7 +203,7 @@ def test_the_server_writes_what_its_cache_keeps_in_memory_alone_once_idle(monkey
 
     cache = Cache(tmp_path / "cache", in_memory=True)
 
-    def remembering(options, status, cache, made=None):
+    def remembering(options, status, cache, made=None, aside=None):
         cache.remember_plain("parts", {b"key": ("card",)})
 
     monkeypatch.setattr(server_module, "rebuild", remembering)

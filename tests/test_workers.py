@@ -99,6 +99,34 @@ def test_the_process_for_work_aside_is_forked_at_start_and_ends_once_its_results
         assert len(multiprocessing.active_children()) == before
 
 
+def test_a_kept_process_aside_serves_build_after_build_and_is_forked_again_once_it_died():
+    import multiprocessing
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    from generator.building.workers import KeptAside
+    before = len(multiprocessing.active_children())
+    with KeptAside() as kept:
+        assert len(multiprocessing.active_children()) == before + 1  # forked when made
+        pids = []
+        for _ in range(2):  # two builds, each taking its results and ending
+            with Workers(2, kept) as workers:
+                workers.start()
+                pids.append(workers.later(process_id)())
+            assert len(multiprocessing.active_children()) == before + 1  # left running
+        assert pids[0] == pids[1] != os.getpid()
+        os.kill(pids[0], signal.SIGKILL)
+        for tries in range(2):  # why: build() builds again once its aside is found dead
+            try:
+                with Workers(2, kept) as workers:
+                    again = workers.later(process_id)()
+                break
+            except BrokenProcessPool:
+                assert tries == 0
+        assert again not in (pids[0], os.getpid())
+    assert len(multiprocessing.active_children()) == before  # stopped by close()
+
+
 def test_an_awaited_mapping_waits_for_its_work_at_the_first_look_only(tmp_path):
     from generator.building.workers import Awaited
     asked = []

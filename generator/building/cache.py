@@ -76,7 +76,8 @@ class Cache:
         self._code: bytes | None = None
         self._digests: dict[int, tuple[object, bytes]] = {}
         """Hashes of the values given so far in this build, by id (see _digest)."""
-        self._token = f"the memory of cache {next(_CACHES)} of process {os.getpid()}"
+        self._pid = os.getpid()
+        self._token = f"the memory of cache {next(_CACHES)} of process {self._pid}"
         """What KeptResults name this cache's memory by, where it is read (_read_file)."""
         if in_memory:
             _IN_MEMORY[self._token] = self
@@ -482,7 +483,11 @@ class KeptResults:
         if len(found) < len(wanted):
             raise ResultsGone(f"{len(wanted) - len(found)} of the results kept in {self.file} "
                               "were gone when read")
-        return [self.made[key] if key in self.made else found[key] for key in self.keys]
+        results = [self.made[key] if key in self.made else found[key] for key in self.keys]
+        if self.file is not None and self.file.startswith(_MEMORY_TOKEN) and \
+                not _owns_memory(self.file):
+            _carry(self.file, self.keys, results)
+        return results
 
     def in_order(self, order: Sequence[int]) -> KeptResults:
         """The results numbered `order`, in that order."""
@@ -523,19 +528,41 @@ _READERS = 4
 
 def _read_file(file: str | None, keys: list[bytes]) -> dict[bytes, Any]:
     """The verified results of those `keys` the cache `file` holds, read without writing it;
-    or those the memory of a cache in memory too holds, where `file` names it (this process's
-    own, or its parent's as the process was forked with it; none in any other process)."""
+    or those the memory of a cache in memory too holds, where `file` names it: this process's
+    own, or its parent's as the process was forked with it, and those the last KeptResults
+    that named it gave here (_CARRIED); none in any other process."""
     if file is None:
         return {}
-    in_memory = _IN_MEMORY.get(file)
-    if in_memory is not None:
-        memory = in_memory._memory or {}
-        return {key: memory[key] for key in keys if key in memory}
-    return {} if file.startswith(_MEMORY_TOKEN) else read_kept(file, keys)
+    if file.startswith(_MEMORY_TOKEN):
+        in_memory = _IN_MEMORY.get(file)
+        memory = (in_memory._memory or {}) if in_memory is not None else {}
+        carried = _CARRIED.get(file, {})
+        return {key: pickle.loads(carried[key]) if key in carried else memory[key]
+                for key in keys if key in carried or key in memory}
+    return read_kept(file, keys)
+
+
+def _owns_memory(token: str) -> bool:
+    """Whether the cache whose memory `token` names is this process's own (not a fork's copy)."""
+    in_memory = _IN_MEMORY.get(token)
+    return in_memory is not None and in_memory._pid == os.getpid()
+
+
+def _carry(token: str, keys: tuple[bytes, ...], results: list[Any]) -> None:
+    """Hold `results` for the next build, in a process aside kept from build to build
+    (workers.KeptAside): forked before they were made, it is carried only those made since. Each
+    is held pickled, ~16 MB at 10,000 papers' search terms against ~55 MB as objects, and the
+    process holds them while it finds related papers; loading them back takes it ~0.04 s."""
+    before = _CARRIED.get(token, {})
+    _CARRIED[token] = {key: before[key] if key in before else pickle.dumps(result, _PICKLE)
+                       for key, result in zip(keys, results)}
 
 
 _IN_MEMORY: weakref.WeakValueDictionary[str, Cache] = weakref.WeakValueDictionary()
 """The caches in memory too, by what names their memory (Cache._token)."""
+_CARRIED: dict[str, dict[bytes, bytes]] = {}
+"""The results, pickled, that the last KeptResults of a cache in memory too gave in a process
+that does not own that memory, by what names it (_carry)."""
 _CACHES = itertools.count(1)
 _MEMORY_TOKEN = "the memory of cache "
 

@@ -6,6 +6,7 @@ import contextlib
 import gc
 import itertools
 import os
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Collection, Mapping
@@ -37,7 +38,7 @@ from .keptparts import kept_parts, parts_column
 from .lightpapers import LightPaper, checked_papers, rows_of
 from .stamps import SITE_YAML, ContentStamp, Look, SourceChanged, UnreadSource, bytes_digest
 from .memory import return_freed_memory, trim
-from .workers import Awaited, Workers
+from .workers import Awaited, KeptAside, Workers
 from .unchanged import (Begun, BuildOptions, LastBuild, StageTimer, begin, remembered_as,
                         unchanged, unchanged_report, warn)
 from .writer import LiveSite, WriteReport, site_holds, write_site
@@ -57,36 +58,53 @@ def _collections_paused():
             gc.enable()
 
 
+@dataclass(frozen=True)
+class Kept:
+    """What a process that builds again and again (the preview server) keeps from build to
+    build and gives each: its `cache` (in memory too), the process for work begun `aside`, and
+    who is told once the new site is in place (`published`): before the build has looked at
+    the files it placed and remembered what it made them of (~0.15 s at 10,000 papers)."""
+
+    cache: Cache
+    aside: KeptAside | None = None
+    published: Callable[[WriteReport], None] = lambda report: None
+
+
 @_collections_paused()
 def build(options: BuildOptions, timer: StageTimer | None = None,
-          cache: Cache | None = None, made: Callable[[Made], None] | None = None,
+          cache: Cache | Kept | None = None, made: Callable[[Made], None] | None = None,
           held: list[object] | None = None, begun: Begun | None = None) -> WriteReport:
     """Content folder in, complete static site out; BuildFailed before anything is written.
-    A preview server passes the `cache` it keeps from build to build, and is told by `made`
-    what the build made the site of (for its quick pages, building/quickpages.py): a build
-    given `made` makes the site even when nothing changed since the last. A caller whose
-    process ends after the build gives `held`: what the build made its site of is put there,
-    not freed, as freeing it object by object takes ~0.15 s at 10,000 papers (build.py). One
-    that asked unchanged() first gives what it found (`begun`) with `cache`: not found again."""
+    A preview server passes the `cache` it keeps from build to build (with its other Kept
+    things), and is told by `made` what the build made the site of (for its quick pages,
+    building/quickpages.py): a build given `made` makes the site even when nothing changed
+    since the last. A caller whose process ends after the build gives `held`: what the build
+    made its site of is put there, not freed, as freeing it object by object takes ~0.15 s at
+    10,000 papers (build.py). One that asked unchanged() first gives what it found (`begun`)
+    with `cache`: not found again."""
     timer = timer or StageTimer()
+    kept = cache if isinstance(cache, Kept) else None if cache is None else Kept(cache)
     try:
-        return _build(options, timer, cache, made, held, trusting=True, begun=begun)
+        return _build(options, timer, kept, made, held, trusting=True, begun=begun)
     except SourceChanged as changed:  # why: a paper not read changed after it was stamped
         timer.report(f"  {changed.errors[0].path} changed as it was read: reading every paper")
     except ResultsGone as gone:  # why: another build with this cache forgot them meanwhile
         timer.report(f"  {gone}: building again, reading them here")
-    return _build(options, timer, cache, made, held, trusting=False)
+    except BrokenProcessPool:  # why: the process aside died (a kept one is forked again)
+        timer.report("  the process aside stopped: building again")
+    return _build(options, timer, kept, made, held, trusting=False)
 
 
-def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
+def _build(options: BuildOptions, timer: StageTimer, kept: Kept | None,
            made: Callable[[Made], None] | None, held: list[object] | None,
            trusting: bool, begun: Begun | None = None) -> WriteReport:
     """build(); `trusting` what the last build left: the paper files whose stamps are those it
     read them with are not read again (_unread), and the papers' search terms it kept are read
     by the process aside alone (Cache.map_kept)."""
     return_freed_memory()
-    own_cache, complete = cache is None, False
-    cache, workers = cache or Cache(options.cache, warn=timer.report), Workers(options.workers)
+    own_cache, complete = kept is None, False
+    cache = kept.cache if kept is not None else Cache(options.cache, warn=timer.report)
+    workers = Workers(options.workers, kept.aside if kept is not None else None)
     try:
         if begun is None:
             begun = begin(options, cache)
@@ -153,7 +171,8 @@ def _build(options: BuildOptions, timer: StageTimer, cache: Cache | None,
         manifest: Manifest = {}
         live = LiveSite(options.out, last.report.state)
         files = make_files(jobs, cache, live, workers, last.files, manifest, showing_related)
-        report = write_site(itertools.chain(theme.assets, files), options.out, live)
+        report = write_site(itertools.chain(theme.assets, files), options.out, live,
+                            kept.published if kept is not None else lambda report: None)
         timer.done("write", f"{report.written} written, {report.unchanged} unchanged, "
                             f"{report.removed} removed")
         _check_search_budget(options.out, config, timer, index() if index.taken else None)

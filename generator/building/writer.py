@@ -27,7 +27,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from ..model import urls as paths
 from ..model.records import OutputFile
@@ -112,10 +112,12 @@ def site_holds(out: Path, state: SiteState) -> bool:
 
 
 def write_site(files: Iterable[OutputFile | KeptFile], out: Path,
-               live: LiveSite | None = None) -> WriteReport:
+               live: LiveSite | None = None,
+               placed_all: Callable[[WriteReport], None] = lambda report: None) -> WriteReport:
     """Make `out` hold exactly `files`, placed as they come (none is held once placed); on any
     failure the previous `out` stays as it was. `live`: `out` as the last write left it, if that
-    is known (else it is walked)."""
+    is known (else it is walked). `placed_all` is told what was done as soon as `out` holds
+    them, before their state is looked at (~0.05 s at 10,000 files)."""
     out = _real(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out):
@@ -134,6 +136,7 @@ def write_site(files: Iterable[OutputFile | KeptFile], out: Path,
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
+        placed_all(report)
         return replace(report, state=site_state(out, placed))  # why: under the lock
 
 

@@ -20,8 +20,9 @@ from typing import Callable
 import jinja2
 
 from ..building.cache import Cache
-from ..building.pipeline import BuildOptions, Made, StageTimer, build, overlay_messages
+from ..building.pipeline import BuildOptions, Kept, Made, StageTimer, build, overlay_messages
 from ..building.quickpages import page_urls, quick_pages
+from ..building.workers import KeptAside
 from ..building.writer import OutputRefused, WriteReport, clear_leftovers, temp_folders
 from ..content.config import load_config
 from ..model.errors import BuildFailed, display_path
@@ -45,25 +46,29 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
     watcher = Watcher(watched_folders(options), skip=options.out) if live else None
     # why: kept in memory too, each rebuild reads back only what it has not seen
     cache = Cache(options.cache, in_memory=True, warn=print)
+    # why: forked now, while this process is small, not by each rebuild (workers.KeptAside)
+    aside = KeptAside() if live and options.workers >= 2 else None
     running = None
     try:
         if watcher is not None:
             watcher.start()
         print(f"Building {options.content} -> {options.out}")
-        if not _first_build(options, status, cache, live):
+        if not _first_build(options, status, cache, live, aside):
             return 1
         running = _start(server, host, status.base_path, options, open_browser)
         if watcher is None:
             _wait_for_ctrl_c()
         else:
             _rebuild_on_change(options, status, cache, watcher,
-                               lambda: _url(server, host, status.base_path), LastMade())
+                               lambda: _url(server, host, status.base_path), LastMade(), aside)
     except KeyboardInterrupt:
         print("\nStopped.")
     finally:
         _ignore_signals()
         _stop(server, running, watcher, status)
         cache.close()
+        if aside is not None:
+            aside.close()
         _remove_new_temp_folders(options.out, before)
     return 0
 
@@ -82,13 +87,21 @@ def base_path(options: BuildOptions) -> str | None:
 
 
 def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = None,
-            timer: StageTimer | None = None, made: Callable[[Made], None] | None = None
-            ) -> WriteReport | None:
-    """One full build, then the new version published to open pages; or the errors, while
-    the last good site stays. `made` is told what a build that made the site made it of."""
+            timer: StageTimer | None = None, made: Callable[[Made], None] | None = None,
+            aside: KeptAside | None = None) -> WriteReport | None:
+    """One full build, the new version published to open pages as soon as it is in place; or
+    the errors, while the last good site stays. `made` is told what a build that made the site
+    made it of; `aside`: the process for work begun aside the server keeps."""
     words = overlay_messages(options)
+    published: list[WriteReport] = []
+
+    def publish(report: WriteReport) -> None:
+        status.publish([], report.written + report.removed > 0, base_path(options), words)
+        published.append(report)
+
     try:
-        report = build(options, timer, cache, made)
+        report = build(options, timer, None if cache is None else Kept(cache, aside, publish),
+                       made)
     except BuildFailed as failed:
         return _failed(status, [str(error) for error in failed.errors], words)
     except OutputRefused:
@@ -97,7 +110,8 @@ def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = No
         if not isinstance(err, jinja2.TemplateError):
             traceback.print_exc()  # why: not the curator's mistake; whoever fixes it needs this
         return _failed(status, [exception_error(err)], words)
-    status.publish([], report.written + report.removed > 0, base_path(options), words)
+    if not published:  # why: nothing changed, so nothing was written
+        publish(report)
     return report
 
 
@@ -120,13 +134,14 @@ def _failed(status: BuildStatus, errors: list[str], words: dict[str, str] | None
           "good site, with the errors shown on every page.", file=sys.stderr)
 
 
-def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool) -> bool:
+def _first_build(options: BuildOptions, status: BuildStatus, cache: Cache, live: bool,
+                 aside: KeptAside | None = None) -> bool:
     """The build before serving; False if serving makes no sense (after saying why). Told no
     `made`, so that it stops at once when nothing changed since the last run: what the site is
     made of is learnt once idle (_prepare_quick_pages)."""
     started = time.perf_counter()
     try:
-        report = rebuild(options, status, cache, StageTimer(report=print))
+        report = rebuild(options, status, cache, StageTimer(report=print), aside=aside)
     except OutputRefused as refused:
         print(f"error: {refused}", file=sys.stderr)
         return False
@@ -178,7 +193,8 @@ def show_quick_pages(status: BuildStatus, made: Made | None, changed: set[str]) 
 
 
 def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
-                       watcher: Watcher, url: Callable[[], str], last: LastMade) -> None:
+                       watcher: Watcher, url: Callable[[], str], last: LastMade,
+                       aside: KeptAside | None = None) -> None:
     """Forever: wait for a burst of edits, show the pages of the papers they changed at once
     (show_quick_pages), then rebuild once for all of them; once idle after a build, write what
     the cache keeps in memory alone (Cache.write_remembered) and settle the memory the build
@@ -188,7 +204,7 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
         changed = watcher.next_change(timeout=0.5)
         if not changed:
             if last.made is None and not status.current.errors:
-                _prepare_quick_pages(options, status, cache, last)
+                _prepare_quick_pages(options, status, cache, last, aside)
             if not settled:
                 cache.write_remembered()  # why: for a build run later; not while a save waits
                 settle_memory()
@@ -201,7 +217,7 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
         mounted, started = status.base_path, time.perf_counter()
         show_quick_pages(status, last.take(), changed)
         try:
-            report = rebuild(options, status, cache, made=last.keep)
+            report = rebuild(options, status, cache, made=last.keep, aside=aside)
         except OutputRefused as refused:
             report = _failed(status, [f"{display_path(options.out)}: {refused}"])
         if report is not None:
@@ -212,13 +228,13 @@ def _rebuild_on_change(options: BuildOptions, status: BuildStatus, cache: Cache,
 
 
 def _prepare_quick_pages(options: BuildOptions, status: BuildStatus, cache: Cache,
-                         last: LastMade) -> None:
+                         last: LastMade, aside: KeptAside | None = None) -> None:
     """While idle after the first build, a full build to learn what the site is made of, for
     the next save's quick pages: the first build is not asked, so that it stops at once when
     nothing changed since the last run."""
     started = time.perf_counter()
     try:
-        report = rebuild(options, status, cache, made=last.keep)
+        report = rebuild(options, status, cache, made=last.keep, aside=aside)
     except OutputRefused as refused:
         report = _failed(status, [f"{display_path(options.out)}: {refused}"])
     if report is not None:
