@@ -75,6 +75,36 @@ def test_debounce_reports_a_burst_once_it_has_been_quiet():
     assert debounce.feed(set(), now=5.00) == set()
 
 
+def test_debounce_says_how_long_a_burst_has_left_to_be_quiet():
+    debounce = Debounce(quiet=0.1)
+    debounce.feed({"a"}, now=1.00)
+    assert debounce.remaining(1.04) == pytest.approx(0.06) and debounce.remaining(1.5) == 0
+
+
+def test_the_quiet_time_of_a_burst_is_counted_from_the_scan_that_saw_it(tmp_path, monkeypatch):
+    files(tmp_path, "a.md")
+    real, scans = watch_module.snapshot, []
+
+    def slow_snapshot(*args):  # why: a large digest's scan takes a while
+        scans.append(time.monotonic())
+        time.sleep(0.5)
+        return real(*args)
+
+    watcher = Watcher([tmp_path], interval=30, quiet=0.3)
+    monkeypatch.setattr(watch_module, "snapshot", slow_snapshot)
+    watcher.start()
+    try:
+        assert watcher.has_events  # inotify on Linux
+        time.sleep(1.0)  # why: the first scan, which finds nothing, is over
+        (tmp_path / "a.md").write_text("edited")
+        assert names(watcher.next_change(timeout=10), tmp_path) == ["a.md"]
+        handed = time.monotonic() - scans[-1]
+        # the quiet time (0.3 s) after the scan began, not the scan's 0.5 s and then 0.3 s
+        assert 0.3 <= handed < 0.65
+    finally:
+        watcher.stop()
+
+
 def wait_until(test, timeout=10.0):
     deadline = time.monotonic() + timeout
     while not test():
