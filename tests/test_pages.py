@@ -430,3 +430,17 @@ def test_long_lists_number_their_pages_and_mark_the_current_one():
     assert re.findall(r">(\d+|…|Newest)</", nav) == ["Newest", "…", "8", "7", "6", "5", "4", "…", "1"]
     assert '<a href="/digest/page/6/" aria-current="page">6</a>' in nav
     assert '<a href="/digest/">Newest</a>' in nav and nav.count("aria-current") == 1
+
+
+def test_paper_links_are_made_as_they_are_first_asked_for():
+    from generator.model.urls import Urls
+    from generator.outputs.pages import paper_link, paper_links
+    site = make_site([make_paper(slug=f"p{n}", title=f"Paper {n}") for n in range(3)])
+    urls = Urls(site.config.base_url)
+    links = paper_links(site, urls)
+    assert len(links) == 0  # a quick page asks for a few of thousands
+    assert links["p1"] == paper_link(site.papers[[p.slug for p in site.papers].index("p1")],
+                                     urls, site.config.language)
+    assert list(links) == ["p1"] and links["p1"] is links["p1"]
+    with pytest.raises(KeyError):
+        links["nobody"]

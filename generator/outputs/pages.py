@@ -100,8 +100,21 @@ def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
 
 def paper_links(site: Site, urls: Urls) -> dict[str, Link]:
     """Each paper's paper_link, by slug: made once a paper, not once a page that shows it (about
-    seven paper pages and five author sections each)."""
-    return {paper.slug: paper_link(paper, urls, site.config.language) for paper in site.papers}
+    seven paper pages and five author sections each), and when first asked for: the preview
+    server's quick pages ask for a few of 10,000 (~0.03 s)."""
+    return _PaperLinks({paper.slug: paper for paper in site.papers}, urls, site.config.language)
+
+
+class _PaperLinks(dict[str, Link]):
+    """paper_links(): each paper's link made as it is first looked up by its slug."""
+
+    def __init__(self, papers: dict[str, Paper], urls: Urls, language: str) -> None:
+        super().__init__()
+        self._papers, self._urls, self._language = papers, urls, language
+
+    def __missing__(self, slug: str) -> Link:
+        link = self[slug] = paper_link(self._papers[slug], self._urls, self._language)
+        return link
 
 
 def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, Link],
