@@ -376,25 +376,30 @@ def carried_keys(token):
     return set(cache_module._CARRIED.get(token, {}))
 
 
-def test_map_kept_in_memory_carries_a_kept_process_aside_only_what_is_new_to_it(tmp_path):
+def test_map_kept_in_memory_carries_a_kept_process_aside_only_what_it_holds_not(tmp_path):
     from generator.building.workers import KeptAside
     # why: both forked before the memory holds anything, as the preview server forks its own
     with KeptAside() as kept, KeptAside() as other, Cache(None, in_memory=True) as cache:
         with Workers(2, kept) as workers:
-            first = cache.map_kept(double, [(1,), (2,)], workers=workers)
+            first = cache.map_kept(double, [(1,), (2,)], workers=workers, holds=kept.holds)
             assert list(first.made.values()) == [2, 4]  # all made now: all carried
             assert workers.later(results_of, first)() == [2, 4]
+        kept.holds = frozenset(first.keys)  # as the build that took what it made of them
         cache.commit()
         with Workers(2, kept) as workers:
-            second = cache.map_kept(double, [(2,), (3,)], workers=workers)
+            second = cache.map_kept(double, [(2,), (3,)], workers=workers, holds=kept.holds)
             assert list(second.made.values()) == [6]  # (2,) is carried no more
             assert workers.later(results_of, second)() == [4, 6]
             # what it holds: the last results it gave, not every one it was ever carried
             assert workers.later(carried_keys, second.file)() == set(second.keys)
         cache.commit()
-        with Workers(2, other) as workers, pytest.raises(ResultsGone):
-            # another process, forked as early, was carried none of them
-            workers.later(results_of, cache.map_kept(double, [(2,), (3,)], workers=workers))()
+        with Workers(2, other) as workers:  # another, forked as early, holds none of them
+            with pytest.raises(ResultsGone):  # taken to hold what it does not: gone, not wrong
+                workers.later(results_of, cache.map_kept(double, [(2,), (3,)],
+                                                         workers=workers, holds=None))()
+            third = cache.map_kept(double, [(2,), (3,)], workers=workers, holds=other.holds)
+            assert list(third.made.values()) == [4, 6]
+            assert workers.later(results_of, third)() == [4, 6]
 
 
 def subprocess_results(kept):

@@ -432,15 +432,21 @@ def test_long_lists_number_their_pages_and_mark_the_current_one():
     assert '<a href="/digest/">Newest</a>' in nav and nav.count("aria-current") == 1
 
 
-def test_paper_links_are_made_as_they_are_first_asked_for():
+def test_paper_links_are_made_as_they_are_first_asked_for(monkeypatch):
+    import generator.outputs.pages as pages_module
     from generator.model.urls import Urls
-    from generator.outputs.pages import paper_link, paper_links
     site = make_site([make_paper(slug=f"p{n}", title=f"Paper {n}") for n in range(3)])
-    urls = Urls(site.config.base_url)
-    links = paper_links(site, urls)
-    assert len(links) == 0  # a quick page asks for a few of thousands
-    assert links["p1"] == paper_link(site.papers[[p.slug for p in site.papers].index("p1")],
-                                     urls, site.config.language)
-    assert list(links) == ["p1"] and links["p1"] is links["p1"]
+    urls, made = Urls(site.config.base_url), []
+    real = pages_module.paper_link
+    monkeypatch.setattr(pages_module, "paper_link", lambda *args: made.append(args[0].slug)
+                        or real(*args))
+    links = pages_module.paper_links(site, urls)
+    assert made == []  # a quick page asks for a few of thousands
+    p1 = next(paper for paper in site.papers if paper.slug == "p1")
+    assert links["p1"] == real(p1, urls, site.config.language) and links["p1"] is links["p1"]
+    assert made == ["p1"]
+    # every paper's, whichever were made: a mapping of them all
+    assert sorted(links) == ["p0", "p1", "p2"] and len(links) == 3 and "p2" in links
+    assert links.get("nobody") is None and "nobody" not in links
     with pytest.raises(KeyError):
         links["nobody"]

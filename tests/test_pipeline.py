@@ -1,5 +1,6 @@
 """generator.building.pipeline: build() in stages; a cached build is a clean build, only faster."""
 
+import contextlib
 import multiprocessing
 import os
 import shutil
@@ -466,7 +467,10 @@ def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monk
     content = starting_content(tmp_path)
     out = tmp_path / "site"
     kept_aside = KeptAside() if aside == "kept from build to build" else None
-    with Cache(tmp_path / "cache", in_memory=True) as cache:  # as the preview server keeps it
+    with contextlib.ExitStack() as stack, \
+            Cache(tmp_path / "cache", in_memory=True) as cache:  # as the preview server keeps it
+        if kept_aside is not None:
+            stack.callback(kept_aside.close)
         for number, edit in enumerate(edits(content)):
             # why: every other build with a process aside forked by the build, which reads the
             # terms it holds from the memory it was forked with; or every build with the kept
@@ -488,8 +492,47 @@ def test_a_cache_kept_in_memory_across_builds_equals_clean_builds(tmp_path, monk
         (content / "papers" / "p1.md").write_text(paper_source(title="Back"))
         build(options(content, out, tmp_path / "cache", project=project), cache=cache)
         assert files(out) == clean_build(content, tmp_path / "clean", project=project)
-    if kept_aside is not None:
-        kept_aside.close()
+
+
+def test_a_kept_process_aside_is_carried_what_it_lacks_after_a_failed_or_restarted_build(
+        tmp_path, monkeypatch):
+    project = project_copy(tmp_path)
+    content, out, lines = starting_content(tmp_path), tmp_path / "site", []
+
+    def edited_and_built(paper, title):
+        (content / "papers" / f"{paper}.md").write_text(paper_source(title=title))
+        build(options(content, out, tmp_path / "cache", project=project, workers=2),
+              StageTimer(lines.append), cache=Kept(cache, aside))
+
+    tag = project / "templates" / "tag.html"
+    good_tag = tag.read_text()
+    with Cache(tmp_path / "cache", in_memory=True) as cache, KeptAside() as aside:
+        edited_and_built("p1", "One")
+        # a build that fails once the process aside has read its terms: it holds those, and
+        # this process's memory those and the last build's; then the edit undone
+        tag.write_text(good_tag.replace("{% endblock %}", "{{ no_such_value }}{% endblock %}", 1))
+        with pytest.raises(Exception):
+            edited_and_built("p1", "Two")
+        tag.write_text(good_tag)
+        edited_and_built("p1", "One")
+        # a build started again (here told so by its first try), which carries the process
+        # aside nothing: the terms it makes are in this process's memory alone; then another
+        # paper edited, the first one's terms kept
+        real, tries = pipeline_module.combine, []
+
+        def gone_once(checked):
+            tries.append(1)
+            if len(tries) == 1:
+                raise cache_module.ResultsGone("told to start again")
+            return real(checked)
+
+        monkeypatch.setattr(pipeline_module, "combine", gone_once)
+        edited_and_built("p1", "Four")
+        monkeypatch.setattr(pipeline_module, "combine", real)
+        edited_and_built("p2", "Five")
+        assert files(out) == clean_build(content, tmp_path / "clean", project=project)
+    started_again = [line for line in lines if "building again" in line]
+    assert started_again == ["  told to start again: building again, reading them here"]
 
 
 def test_a_kept_build_tells_who_publishes_once_the_new_site_is_in_place(tmp_path, monkeypatch):
@@ -515,6 +558,23 @@ def test_a_kept_build_tells_who_publishes_once_the_new_site_is_in_place(tmp_path
         assert order == ["told", "looked at"] * 2  # before the files placed are looked at
         build(options(content, out, tmp_path / "cache"), cache=Kept(cache, None, published))
     assert len(told) == 2  # nothing changed: nothing placed, nothing told
+
+
+def test_a_kept_process_aside_that_died_is_forked_again_and_the_site_is_still_right(tmp_path):
+    import signal
+    content, out, lines = starting_content(tmp_path), tmp_path / "site", []
+    with Cache(tmp_path / "cache", in_memory=True) as cache, KeptAside() as aside:
+        kept = Kept(cache, aside)
+        build(options(content, out, tmp_path / "cache", workers=2), cache=kept)
+        with Workers(2, aside) as workers:
+            dead = workers.later(os.getpid)()
+        os.kill(dead, signal.SIGKILL)
+        (content / "papers" / "p2.md").write_text(paper_source(title="After the death"))
+        build(options(content, out, tmp_path / "cache", workers=2), StageTimer(lines.append),
+              cache=kept)
+        assert files(out) == clean_build(content, tmp_path / "clean")
+        with Workers(2, aside) as workers:
+            assert workers.later(os.getpid)() not in (dead, os.getpid())
 
 
 def test_a_build_whose_process_aside_died_is_built_again(tmp_path, monkeypatch):

@@ -37,9 +37,9 @@ import unicodedata
 import weakref
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterator, Sequence
 
-from .workers import Workers
+from .workers import Workers, in_kept_aside
 
 LIBRARIES = ("babel", "Jinja2", "latex2mathml", "lunr", "Markdown", "MarkupSafe", "nh3", "numpy",
              "Pygments", "pylatexenc", "PyYAML")
@@ -76,8 +76,7 @@ class Cache:
         self._code: bytes | None = None
         self._digests: dict[int, tuple[object, bytes]] = {}
         """Hashes of the values given so far in this build, by id (see _digest)."""
-        self._pid = os.getpid()
-        self._token = f"the memory of cache {next(_CACHES)} of process {self._pid}"
+        self._token = f"the memory of cache {next(_CACHES)} of process {os.getpid()}"
         """What KeptResults name this cache's memory by, where it is read (_read_file)."""
         if in_memory:
             _IN_MEMORY[self._token] = self
@@ -115,18 +114,20 @@ class Cache:
 
     def map_kept(self, make: Callable[..., Any], items: Sequence[tuple[Any, ...]],
                  shared: Any = None, workers: Workers | None = None,
-                 apart: bool = True, kept: Sequence[bool] = ()) -> KeptResults:
+                 apart: bool = True, kept: Sequence[bool] = (),
+                 holds: Collection[bytes] | None = None) -> KeptResults:
         """map(), for results another process uses (KeptResults.results()): with `apart`, those
         kept in the cache file are not read here but where they are used, and only those made
         now are carried along. An edit at 10,000 papers read back every paper's search terms
         here (~0.15 s) and pickled them for the process aside twice (~0.2 s), which alone
         needs them. `kept` says of each item whether the last build kept its result: it is
         then not looked for in the file (~0.1 s at 10,000); if it is gone, ResultsGone says so
-        where it is read."""
+        where it is read. `holds`: for a cache in memory too whose results are read by a process
+        aside kept from build to build, the keys of those it holds (workers.KeptAside.holds)."""
         workers = workers or Workers()
         keys = self.keys(make, shared, items)
         if apart and self._memory is not None:
-            return self._map_in_memory(make, shared, items, keys, workers)
+            return self._map_in_memory(make, shared, items, keys, workers, holds)
         db = self._open() if apart and self._memory is None else None
         if db is None:
             results = (self._map(make, shared, items, keys, lambda result: True, workers)
@@ -144,14 +145,15 @@ class Cache:
 
     def _map_in_memory(self, make: Callable[..., Any], shared: Any,
                        items: Sequence[tuple[Any, ...]], keys: list[bytes],
-                       workers: Workers) -> KeptResults:
+                       workers: Workers, holds: Collection[bytes] | None) -> KeptResults:
         """map_kept() of a cache in memory too: the results this process held before it (kept
-        by an earlier build) are read from the memory the process aside was forked with, at the
-        build's start (Workers.start); the rest are carried. A 10,000-paper rebuild in the
+        by an earlier build) are read where they are used, from the memory the process aside
+        was forked with at the build's start (Workers.start), or, in one kept from build to
+        build, from those it `holds`; the rest are carried. A 10,000-paper rebuild in the
         preview server pickled every paper's search terms for it twice (~0.2 s)."""
         memory = self._memory
         assert memory is not None
-        held = [key in memory for key in keys]
+        held = [key in memory and (holds is None or key in holds) for key in keys]
         rest = [n for n, was_held in enumerate(held) if not was_held]
         results = self._map(make, shared, [items[n] for n in rest], [keys[n] for n in rest],
                             lambda result: True, workers)
@@ -484,8 +486,7 @@ class KeptResults:
             raise ResultsGone(f"{len(wanted) - len(found)} of the results kept in {self.file} "
                               "were gone when read")
         results = [self.made[key] if key in self.made else found[key] for key in self.keys]
-        if self.file is not None and self.file.startswith(_MEMORY_TOKEN) and \
-                not _owns_memory(self.file):
+        if self.file is not None and self.file.startswith(_MEMORY_TOKEN) and in_kept_aside():
             _carry(self.file, self.keys, results)
         return results
 
@@ -542,17 +543,12 @@ def _read_file(file: str | None, keys: list[bytes]) -> dict[bytes, Any]:
     return read_kept(file, keys)
 
 
-def _owns_memory(token: str) -> bool:
-    """Whether the cache whose memory `token` names is this process's own (not a fork's copy)."""
-    in_memory = _IN_MEMORY.get(token)
-    return in_memory is not None and in_memory._pid == os.getpid()
-
-
 def _carry(token: str, keys: tuple[bytes, ...], results: list[Any]) -> None:
     """Hold `results` for the next build, in a process aside kept from build to build
-    (workers.KeptAside): forked before they were made, it is carried only those made since. Each
-    is held pickled, ~16 MB at 10,000 papers' search terms against ~55 MB as objects, and the
-    process holds them while it finds related papers; loading them back takes it ~0.04 s."""
+    (workers.KeptAside): forked before they were made, it is carried only those it holds not
+    (its `holds`, which the build sets once it took what the process made of them). Each is held
+    pickled, ~16 MB at 10,000 papers' search terms against ~55 MB as objects, and the process
+    holds them while it finds related papers; loading them back takes it ~0.04 s."""
     before = _CARRIED.get(token, {})
     _CARRIED[token] = {key: before[key] if key in before else pickle.dumps(result, _PICKLE)
                        for key, result in zip(keys, results)}
@@ -562,7 +558,7 @@ _IN_MEMORY: weakref.WeakValueDictionary[str, Cache] = weakref.WeakValueDictionar
 """The caches in memory too, by what names their memory (Cache._token)."""
 _CARRIED: dict[str, dict[bytes, bytes]] = {}
 """The results, pickled, that the last KeptResults of a cache in memory too gave in a process
-that does not own that memory, by what names it (_carry)."""
+aside kept from build to build, by what names that memory (_carry)."""
 _CACHES = itertools.count(1)
 _MEMORY_TOKEN = "the memory of cache "
 

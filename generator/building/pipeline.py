@@ -104,7 +104,8 @@ def _build(options: BuildOptions, timer: StageTimer, kept: Kept | None,
     return_freed_memory()
     own_cache, complete = kept is None, False
     cache = kept.cache if kept is not None else Cache(options.cache, warn=timer.report)
-    workers = Workers(options.workers, kept.aside if kept is not None else None)
+    aside = kept.aside if kept is not None else None
+    workers = Workers(options.workers, aside)
     try:
         if begun is None:
             begun = begin(options, cache)
@@ -136,9 +137,11 @@ def _build(options: BuildOptions, timer: StageTimer, kept: Kept | None,
         papers = [paper for paper in combine(checked) if options.drafts or not paper.draft]
         # why: the build that remembered a paper's row kept its search terms too (a draft's, if
         # it built drafts: else they are found gone where they are read, and the build restarts)
+        read_aside = trusting and workers.apart
         terms = cache.map_kept(paper_terms, [(paper,) for paper in papers], workers=workers,
-                               apart=trusting and workers.apart,
-                               kept=[isinstance(paper, LightPaper) for paper in papers])
+                               apart=read_aside,
+                               kept=[isinstance(paper, LightPaper) for paper in papers],
+                               holds=aside.holds if aside is not None and read_aside else None)
         # why: in the site's order, as the search index numbers them (site.reading_order)
         in_order = sorted(range(len(papers)), key=lambda n: reading_key(papers[n]))
         terms = terms.in_order(in_order)
@@ -147,6 +150,8 @@ def _build(options: BuildOptions, timer: StageTimer, kept: Kept | None,
         given, digest = [terms], terms.digest()
         related = Awaited(workers.later(_related_aside, tagged([papers[n] for n in in_order]),
                                         digest, given))
+        if aside is not None and read_aside:  # why: it may hold these terms or the last build's
+            aside.holds = frozenset()
         index = _Aside(workers.later(_index_aside, digest, [] if workers.apart else given))
         site = build_site(papers, config, updated_time(papers, os.environ), groupings())
         drafts = len(sources) - len(papers)
@@ -184,6 +189,8 @@ def _build(options: BuildOptions, timer: StageTimer, kept: Kept | None,
             inputs, report, guessed, manifest, begun.looked, read_warnings,
             _racy(cache, stamped, config, sources)))
         complete = True
+        if aside is not None and read_aside and related.taken:  # why: read there to make them
+            aside.holds = frozenset(terms.keys)
         if made is not None:
             made(Made(options, config, theme, site, parts, related))
         return report

@@ -44,22 +44,29 @@ enough that made pages do not pile up while this process writes (a cold 10,000-p
 
 class KeptAside:
     """The process for work begun aside, kept from build to build (Workers' `kept`): forked when
-    made, and again if it died; stopped by close()."""
+    made, and again if it died (then from this process as it is by then); stopped by close().
+    `holds`: the keys of the results it was last carried and read (cache.KeptResults), which a
+    build need not carry it again; set by the build that took what it made of them."""
 
     def __init__(self) -> None:
         self._executor: ProcessPoolExecutor | None = None
+        self.holds: frozenset[bytes] = frozenset()
         self.executor()
 
-    def executor(self, renew: bool = False) -> ProcessPoolExecutor:
-        """The process's executor; forked anew if there is none, or when told to `renew` it (its
-        process died: BrokenProcessPool)."""
-        if renew and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+    def executor(self) -> ProcessPoolExecutor:
+        """The process's executor, forked if there is none."""
         if self._executor is None:
-            self._executor = _executor(1)
+            self._executor = _executor(1, _start_kept_aside)
             self._executor.submit(int)  # why: an executor forks its processes at its first work
         return self._executor
+
+    def renew(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        """An executor forked anew in place of `broken`, whose process died (BrokenProcessPool),
+        if it has not been already; the new process holds nothing."""
+        if self._executor is broken:
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._executor, self.holds = None, frozenset()
+        return self.executor()
 
     def close(self) -> None:
         if self._executor is not None:
@@ -71,6 +78,15 @@ class KeptAside:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def in_kept_aside() -> bool:
+    """Whether this process is a KeptAside's, which holds what it is carried for the next build
+    (cache.KeptResults.results)."""
+    return _KEPT_ASIDE
+
+
+_KEPT_ASIDE = False
 
 
 class Workers:
@@ -121,7 +137,7 @@ class Workers:
         except BrokenProcessPool:  # why: a kept process that died since the last build
             if self._kept is None:
                 raise
-            self._aside = self._kept.executor(renew=True)
+            self._aside = self._kept.renew(self._aside)
             future = self._aside.submit(_made_aside, make, pickled)
         self._pending.add(future)
         return functools.cache(lambda: self._taken(future))
@@ -141,8 +157,8 @@ class Workers:
         try:
             return future.result()
         except BrokenProcessPool:  # why: build() builds again, in a kept process forked anew
-            if self._kept is not None:
-                self._kept.executor(renew=True)
+            if self._kept is not None and self._aside is not None:
+                self._kept.renew(self._aside)
             raise
         finally:
             self._pending.discard(future)
@@ -169,9 +185,9 @@ class Workers:
         self.close()
 
 
-def _executor(count: int) -> ProcessPoolExecutor:
+def _executor(count: int, start: Callable[[], None] | None = None) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_start_worker)
+                               initializer=start or _start_worker)
 
 
 def call(make: Callable[..., Any], shared: Any, args: tuple[Any, ...]) -> Any:
@@ -199,6 +215,13 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()
     gc.enable()
+
+
+def _start_kept_aside() -> None:
+    """In a KeptAside's process: a worker's start, and in_kept_aside() says so."""
+    global _KEPT_ASIDE
+    _start_worker()
+    _KEPT_ASIDE = True
 
 
 def _made_aside(make: Callable[..., Any], pickled: bytes) -> Any:
@@ -232,6 +255,11 @@ class Awaited(Mapping[K, V], Generic[K, V]):
         if self._made is None:
             self._made = self._result()
         return self._made
+
+    @property
+    def taken(self) -> bool:
+        """Whether it has been made and taken."""
+        return self._made is not None
 
     def __getitem__(self, key: K) -> V:
         return self.made()[key]

@@ -55,7 +55,7 @@ class Given:
     """What every page is given alike (pages.common_context)."""
     card_of: dict[str, bytes]
     """Each paper's card, by slug."""
-    link_of: dict[str, Link]
+    link_of: Mapping[str, Link]
     """Each paper as a link to it shows it, by slug (pages.paper_links)."""
     parts: Sequence[PaperParts]
     """The papers' parts, in the site's order."""

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from markupsafe import Markup
 
@@ -98,26 +98,34 @@ def home_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
                             for g in site.tags]}
 
 
-def paper_links(site: Site, urls: Urls) -> dict[str, Link]:
+def paper_links(site: Site, urls: Urls) -> Mapping[str, Link]:
     """Each paper's paper_link, by slug: made once a paper, not once a page that shows it (about
     seven paper pages and five author sections each), and when first asked for: the preview
     server's quick pages ask for a few of 10,000 (~0.03 s)."""
     return _PaperLinks({paper.slug: paper for paper in site.papers}, urls, site.config.language)
 
 
-class _PaperLinks(dict[str, Link]):
-    """paper_links(): each paper's link made as it is first looked up by its slug."""
+class _PaperLinks(Mapping[str, Link]):
+    """paper_links(): every paper's link, each made as it is first looked up."""
 
     def __init__(self, papers: dict[str, Paper], urls: Urls, language: str) -> None:
-        super().__init__()
         self._papers, self._urls, self._language = papers, urls, language
+        self._made: dict[str, Link] = {}
 
-    def __missing__(self, slug: str) -> Link:
-        link = self[slug] = paper_link(self._papers[slug], self._urls, self._language)
+    def __getitem__(self, slug: str) -> Link:
+        link = self._made.get(slug)
+        if link is None:
+            link = self._made[slug] = paper_link(self._papers[slug], self._urls, self._language)
         return link
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._papers)
 
-def threads_context(papers: tuple[Paper, ...], n: int, link_of: dict[str, Link],
+    def __len__(self) -> int:
+        return len(self._papers)
+
+
+def threads_context(papers: tuple[Paper, ...], n: int, link_of: Mapping[str, Link],
                     related: Mapping[str, tuple[str, ...]]) -> Threads:
     """What the page of `papers[n]` shows of other papers: its related papers, and the newer
     and older papers beside it in reading order (none past either end); `link_of` is
@@ -255,7 +263,7 @@ def author_page_context(groups: list[Group], site: Site, ui: Interface) -> dict[
     return {"page_title": title, "description": description}
 
 
-def author_lines(groups: list[Group], link_of: dict[str, Link]) -> tuple[AuthorLine, ...]:
+def author_lines(groups: list[Group], link_of: Mapping[str, Link]) -> tuple[AuthorLine, ...]:
     """Each author of a page of authors with every paper of theirs, newest first, as a line:
     its title and venue (`link_of` each paper's paper_link, by slug). Tuples of plain values,
     not dicts, so that the build's key of the page hashes all its lines with marshal, in one

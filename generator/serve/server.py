@@ -66,10 +66,12 @@ def serve(options: BuildOptions, host: str, port: int, live: bool = True,
     finally:
         _ignore_signals()
         _stop(server, running, watcher, status)
-        cache.close()
-        if aside is not None:
-            aside.close()
-        _remove_new_temp_folders(options.out, before)
+        try:
+            cache.close()
+        finally:
+            if aside is not None:
+                aside.close()
+            _remove_new_temp_folders(options.out, before)
     return 0
 
 
