@@ -577,6 +577,39 @@ def test_a_kept_process_aside_that_died_is_forked_again_and_the_site_is_still_ri
             assert workers.later(os.getpid)() not in (dead, os.getpid())
 
 
+def dies_the_first_time(marker, papers, digest, terms):
+    """_related_aside, but the process it runs in is killed the first time (`marker` made)."""
+    import signal
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return pipeline_module.related_papers(pipeline_module._built_index(digest, terms), papers)
+
+
+def test_a_kept_process_aside_that_dies_while_the_site_is_written_is_forked_again_after(
+        tmp_path, monkeypatch):
+    import functools
+    import threading
+    monkeypatch.setattr(pipeline_module, "_related_aside",
+                        functools.partial(dies_the_first_time, str(tmp_path / "died")))
+    content, out, lines, done = starting_content(tmp_path), tmp_path / "site", [], []
+
+    def two_builds():
+        with Cache(tmp_path / "cache", in_memory=True) as cache, KeptAside() as aside:
+            for title in ("Before", "After"):  # why: the second must not wait for the first
+                (content / "papers" / "p2.md").write_text(paper_source(title=title))
+                build(options(content, out, tmp_path / "cache", workers=2),
+                      StageTimer(lines.append), cache=Kept(cache, aside))
+        done.append(True)
+
+    builds = threading.Thread(target=two_builds, daemon=True)
+    builds.start()
+    builds.join(timeout=120)
+    assert done, "a build waited for ever (a process forked while the site was locked?)"
+    assert any("process aside stopped" in line for line in lines)
+    assert files(out) == clean_build(content, tmp_path / "clean")
+
+
 def test_a_build_whose_process_aside_died_is_built_again(tmp_path, monkeypatch):
     from concurrent.futures.process import BrokenProcessPool
     real, tries = pipeline_module._build, []

@@ -638,3 +638,28 @@ def test_a_kept_file_behind_a_linked_folder_of_the_live_site_comes_into_the_new_
     write_site(kept + [OutputFile("extra.html", b"x")], out)
     assert files(out) == {**as_bytes(site(OLD)), "extra.html": b"x"}
     assert not (out / "papers" / "a").is_symlink()
+
+
+def test_a_process_forked_while_the_site_is_written_does_not_keep_its_folder_locked(out):
+    import threading
+    forked = []
+
+    def fork_one_that_lives_on(report):  # why: as a process the build forks while it writes
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(30)
+            os._exit(0)
+        forked.append(pid)
+
+    try:
+        write_site(site(OLD), out, placed_all=fork_one_that_lives_on)
+        second = threading.Thread(target=write_site, args=(site({"index.html": "new"}), out),
+                                  daemon=True)
+        second.start()
+        second.join(timeout=10)
+        assert not second.is_alive(), "the next write waited for the forked process's lock"
+        assert files(out) == {".nojekyll": b"", "index.html": b"new"}
+    finally:
+        for pid in forked:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)

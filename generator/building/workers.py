@@ -60,13 +60,13 @@ class KeptAside:
             self._executor.submit(int)  # why: an executor forks its processes at its first work
         return self._executor
 
-    def renew(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
-        """An executor forked anew in place of `broken`, whose process died (BrokenProcessPool),
-        if it has not been already; the new process holds nothing."""
+    def renew(self, broken: ProcessPoolExecutor) -> None:
+        """Let go of `broken`, whose process died (BrokenProcessPool), if it is still this one's:
+        the next executor() forks a new one, which holds nothing. Not forked here: a build may
+        be writing its site, and the new process would live on with all it holds then."""
         if self._executor is broken:
             broken.shutdown(wait=False, cancel_futures=True)
             self._executor, self.holds = None, frozenset()
-        return self.executor()
 
     def close(self) -> None:
         if self._executor is not None:
@@ -137,7 +137,8 @@ class Workers:
         except BrokenProcessPool:  # why: a kept process that died since the last build
             if self._kept is None:
                 raise
-            self._aside = self._kept.renew(self._aside)
+            self._kept.renew(self._aside)
+            self._aside = self._kept.executor()
             future = self._aside.submit(_made_aside, make, pickled)
         self._pending.add(future)
         return functools.cache(lambda: self._taken(future))

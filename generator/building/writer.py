@@ -404,4 +404,8 @@ def _locked(out: Path) -> Iterator[None]:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
     finally:
+        # why: unlocked, not only closed: a process forked meanwhile holds the handle too (a
+        # worker, or the preview server's process aside, which lives on), and would keep the
+        # folder locked until it ends, each later build waiting for it
+        fcntl.flock(handle, fcntl.LOCK_UN)
         os.close(handle)
