@@ -161,10 +161,10 @@ class Watched(Workers):
         super().__init__(count)
         self.events = events
 
-    def close(self):
+    def let_pool_go(self):
         if self._pool is not None:
             self.events.append("workers let go")
-        super().close()
+        super().let_pool_go()
 
 
 def test_the_workers_are_let_go_once_no_group_left_is_large_enough_for_them(monkeypatch, tmp_path):

@@ -1,5 +1,6 @@
 """building/workers.py: work made in forked processes comes back in order, a few chunks ahead."""
 
+import contextlib
 import gc
 import os
 import time
@@ -125,6 +126,22 @@ def test_a_kept_process_aside_serves_build_after_build_and_is_forked_again_once_
                 assert tries == 0
         assert again not in (pids[0], os.getpid())
     assert len(multiprocessing.active_children()) == before  # stopped by close()
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["own", "kept"])
+def test_letting_the_workers_go_keeps_the_work_begun_aside_that_has_not_begun(kept):
+    from generator.building.workers import KeptAside
+    with KeptAside() if kept else contextlib.nullcontext() as aside, \
+            Workers(2, aside) as workers:
+        workers.map(str, None, [(n,) for n in range(workers_module.PARALLEL_FROM)])
+        # why: one process aside takes two at once (the one it makes, one queued): the third
+        # waits in this process, not yet begun, when the workers are let go
+        results = [workers.later(time.sleep, 0.3)] + [workers.later(process_id, n)
+                                                      for n in (1, 2)]
+        workers.let_pool_go()
+        assert workers._pool is None
+        results[0]()
+        assert results[2]() == results[1]() + 1
 
 
 def test_an_awaited_mapping_waits_for_its_work_at_the_first_look_only(tmp_path):

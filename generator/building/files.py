@@ -51,7 +51,7 @@ def make_files(jobs: list[FileJob], cache: Cache, live: LiveSite, workers: Worke
         if not any(len(rest) >= PARALLEL_FROM for _, _, _, rest in plan[at:]):
             # why: what is left is made here; the idle workers held ~130 MB of a cold
             # 10,000-paper build's peak while it made papers.json (~36 MB passing) and the rest
-            workers.close()
+            workers.let_pool_go()
         for path in kept:
             made[path] = before[path]
             yield KeptFile(path)

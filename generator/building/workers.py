@@ -167,6 +167,14 @@ class Workers:
                 self._aside.shutdown()
                 self._aside = None
 
+    def let_pool_go(self) -> None:
+        """Stop the worker processes (what they have begun is waited for), not the work begun
+        aside: a result not yet taken may not have begun yet, behind another (close() would
+        drop it)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
     def close(self) -> None:
         """Stop the processes: what they have not begun is dropped (a build that failed or was
         interrupted wants none of it), what they have begun is waited for; a `kept` process
