@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factories import REPO, paper_source, write_content
+from factories import REPO, SITE_YAML, paper_source, write_content
 from generator.building.pipeline import BuildOptions, build
 from generator.building.quickpages import page_urls, quick_pages
 from generator.model import urls as paths
@@ -90,28 +90,69 @@ def test_a_new_title_makes_the_lists_that_show_the_paper_as_the_full_build_does(
         assert pages[path] == (options.out / path).read_bytes(), path
 
 
-def test_lists_wait_for_the_full_build_when_a_saved_paper_moves_in_them(tmp_path):
-    """Its place in a list (reading order: newest first, then by title) changed: only its own
-    page is quick; so also for a new day, new tags or new authors."""
-    papers = {slug: paper_source(title=title, tags=TAGS, date="2025-04-20")
-              for slug, title in (("a", "Alpha"), ("b", "Beta"), ("c", "Gamma"))}
-    options = BuildOptions(content=write_content(tmp_path, papers), out=tmp_path / "_site",
-                           project=REPO)
+def list_pages(site):
+    """The output paths of every page of a list of papers: home's, the tags' and the authors'."""
+    from generator.outputs.kinds import KINDS, AuthorPages, GroupPages, Home, site_pages
+    pages = site_pages(site)
+    return {page.path for kind in KINDS if isinstance(kind, (Home, GroupPages, AuthorPages))
+            for page in pages[kind.name]}
+
+
+def one_day_digest(tmp_path):
+    """Nine papers of one day, two to a page (so a list runs over four pages), in reading
+    order by title: T1 to T9; the odd ones tagged planning too, T3 and T4 by Grace Hopper."""
+    papers = {f"p{n}": paper_source(title=f"T{n}", date="2025-04-20",
+                                    tags=TAGS if n % 2 else TAGS[:1],
+                                    authors=["Grace Hopper"] if n in (3, 4) else ["Ada Lovelace"])
+              for n in range(1, 10)}
+    options = BuildOptions(content=write_content(tmp_path, papers, SITE_YAML + "page_size: 2\n"),
+                           out=tmp_path / "_site", project=REPO)
     made = []
     build(options, made=made.append)
-    rewrite(options, "b", "title: Beta", "title: Zeta")  # now after Gamma
-    assert list(quick_pages(made[0], {str(paper(options, "b"))})) == ["papers/b/index.html"]
-    rewrite(options, "b", "title: Zeta", "title: Delta")  # between Alpha and Gamma still
-    assert len(quick_pages(made[0], {str(paper(options, "b"))})) > 1
+    return options, made[0]
+
+
+def built_lists(options, made):
+    """The bytes of every page of a list the site `made` has, as written."""
+    return {path: (options.out / path).read_bytes() for path in list_pages(made.site)}
+
+
+@pytest.mark.parametrize("titles", [{"p2": "T8b"}, {"p8": "T0"}, {"p3": "T9b", "p7": "T1b"},
+                                    {"p5": "T5, revised", "p9": "T2b"}],
+                         ids=["down", "up", "two-crossing", "one-stays-one-moves"])
+def test_a_title_that_moves_a_paper_in_its_lists_makes_every_page_it_moved_across(tmp_path,
+                                                                                   titles):
+    """Its place in a list (newest first, then by title) changed, on the same day, with the same
+    tags and authors: every page of a list between where it was and where it is is quick, and
+    is what the full build makes; the pages the full build changes are among them."""
+    options, made = one_day_digest(tmp_path)
+    before = built_lists(options, made)
+    for slug, title in titles.items():
+        rewrite(options, slug, f"title: T{slug[1:]}\n", f"title: {title}\n")
+    pages = quick_pages(made, {str(paper(options, slug)) for slug in titles})
+    build(options)
+    after = built_lists(options, made)
+    assert {path for path in after if after[path] != before[path]} <= set(pages)
+    for path in set(pages) & set(after):
+        assert pages[path] == after[path], path
+    assert {f"papers/{slug}/index.html" for slug in titles} <= set(pages)
+
+
+def test_lists_wait_for_the_full_build_when_a_saved_paper_changes_lists(tmp_path):
+    """A new day, new tags or new authors: only its own page is quick, and so for the papers
+    saved with it, where it would still show as the last build had it."""
+    options, made = one_day_digest(tmp_path)
     for old, new in (("date: '2025-04-20'", "date: '2025-04-19'"), ("- planning", "- search"),
-                     ("- Ada Lovelace", "- Grace Hopper")):
-        rewrite(options, "b", old, new)
-        assert list(quick_pages(made[0], {str(paper(options, "b"))})) == ["papers/b/index.html"]
-        rewrite(options, "b", new, old)
-    rewrite(options, "a", "title: Alpha", "title: Alpha, revised")  # stays first
-    rewrite(options, "c", "title: Gamma", "title: Aaa")  # now first: in a's lists where it was
-    saved = {str(paper(options, slug)) for slug in ("a", "c")}
-    assert sorted(quick_pages(made[0], saved)) == ["papers/a/index.html", "papers/c/index.html"]
+                     ("- Ada Lovelace", "- Ada Byron")):
+        rewrite(options, "p5", old, new)
+        assert list(quick_pages(made, {str(paper(options, "p5"))})) == ["papers/p5/index.html"]
+        rewrite(options, "p7", "title: T7", "title: T7, revised")
+        saved = {str(paper(options, slug)) for slug in ("p5", "p7")}
+        assert sorted(quick_pages(made, saved)) == ["papers/p5/index.html", "papers/p7/index.html"]
+        rewrite(options, "p7", "title: T7, revised", "title: T7")
+        rewrite(options, "p5", new, old)
+    rewrite(options, "p5", "title: T5", "title: T5, revised")  # stays where it was
+    assert len(quick_pages(made, {str(paper(options, "p5"))})) > 1
 
 
 def test_lists_wait_when_a_paper_saved_with_the_one_shown_changed_what_they_show_of_it(tmp_path):

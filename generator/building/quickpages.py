@@ -6,25 +6,29 @@ docs/explanation/build-and-cache.md). The curator who saves a paper is looking a
 or at a list that shows it, so the server first makes its page again from the last build with
 only the saved papers replaced (their related papers, neighbours and citation keys as the last
 build found them), and the pages of home, of its tags and of its authors that show its row,
-when that row changed and every saved paper stays where and as it was in them
-(lists_unmoved: then those pages are exactly what the full build makes); it serves them from
-memory and reloads the tabs showing them; then it runs the full build, which replaces every
-quick page and reloads every tab. Hugo's server does the same ("fast render mode"). Anything
-else a save may change (a new, renamed, removed or draft paper, site.yaml, a template, a paper
-that does not build) waits for the full build as before.
+when that row changed and every saved paper stays in the lists it was in (in_the_same_lists:
+the same day, tags and authors), put in reading order again if a title moved it (reordered),
+with every page between where it was and where it is: those pages are then exactly what the
+full build makes. It serves them from memory and reloads the tabs showing them; then it runs
+the full build, which replaces every quick page and reloads every tab. Hugo's server does the
+same ("fast render mode"). Anything else a save may change (a new, renamed, removed or draft
+paper, site.yaml, a template, a paper that does not build) waits for the full build as before.
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import replace
 from pathlib import Path
+from typing import Iterable, Sequence
 
 from ..content.documents import PAPERS_DIR, read_content_file
 from ..content.papers import check_file
-from ..model.records import Paper, SourceFile
+from ..model.groupings import AUTHORS, TAGS
+from ..model.records import Group, Paper, PaperParts, Site, SourceFile
 from ..model.site import reading_key
 from ..model.urls import Urls
-from ..outputs.kinds import quick_page_jobs
+from ..outputs.kinds import groupings, quick_page_jobs
 from ..outputs.paperparts import paper_parts, parts_inputs
 from .pipeline import Made
 
@@ -32,9 +36,9 @@ from .pipeline import Made
 def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
     """The output path and bytes of the page of each paper among the `changed` paths, made from
     the last build `made` with those papers read again, and of each page of a list that shows
-    one whose row changed, when every saved paper stays where and as it was in the lists
-    (lists_unmoved); none unless every changed path is a paper of that build that still
-    builds, and stays in the site."""
+    one whose row changed or that moved (and of the pages between), when every saved paper
+    stays in the lists it was in (in_the_same_lists); none unless every changed path is a
+    paper of that build that still builds, and stays in the site."""
     folder = (made.options.content / PAPERS_DIR).resolve()
     files = [Path(path) for path in changed]
     place = {paper.slug: n for n, paper in enumerate(made.site.papers)}
@@ -56,26 +60,69 @@ def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
         n = place[file.stem]
         parts[n] = paper_parts(made.theme.templates, *inputs[n])
     slugs = [f.stem for f in files]
-    rows = [slug for slug in slugs if parts[place[slug]].card != made.parts[place[slug]].card]
-    # why: every saved paper, its row changed or not: one that moved, or whose authors or tags
-    # changed, would show in the others' lists (its authors' lines) as the last build had it
-    listed = rows if all(lists_unmoved(made.site.papers, site.papers, place[slug])
-                         for slug in slugs) else []
-    jobs = quick_page_jobs(site, made.theme, parts, made.related, slugs, listed)
+    moved = [slug for slug in slugs if not in_order(site.papers, place[slug])]
+    rows = [slug for slug in slugs
+            if parts[place[slug]].card != made.parts[place[slug]].card or slug in moved]
+    # why: every saved paper, its row changed or not: one whose authors or tags changed would
+    # show in the others' lists (its authors' lines) as the last build had it
+    same_lists = all(in_the_same_lists(made.site.papers[place[slug]], site.papers[place[slug]])
+                     for slug in slugs)
+    listed = rows if same_lists else []
+    if listed and moved:
+        site, parts = reordered(site, parts, slugs)
+    jobs = quick_page_jobs(site, made.theme, parts, made.related, slugs, listed, made.site)
     return {job.path: job.made().data for job in jobs}
 
 
-def lists_unmoved(before: tuple[Paper, ...], after: tuple[Paper, ...], n: int) -> bool:
-    """Whether the paper at `n` of `after` (the last build's papers `before`, a few saved again)
-    is in every list where and as it was: the same day, tags, authors and kind of presentation
-    (home's filter), and still in reading order between the papers beside it. Then a list that
-    shows it is the last build's with its row made again, as the full build will make it."""
-    old, new = before[n], after[n]
-    if (old.date, old.tags, old.authors, old.presentation) != \
-            (new.date, new.tags, new.authors, new.presentation):
-        return False
-    beside = after[max(n - 1, 0):n + 2]
+def in_the_same_lists(old: Paper, new: Paper) -> bool:
+    """Whether a paper saved again is in the lists it was in, and as they show it: the same
+    day, tags, authors and kind of presentation (home's filter). Then those lists are the last
+    build's with its row made again, and put in reading order again if its title moved it."""
+    return (old.date, old.tags, old.authors, old.presentation) == \
+        (new.date, new.tags, new.authors, new.presentation)
+
+
+def in_order(papers: tuple[Paper, ...], n: int) -> bool:
+    """Whether the paper at `n` is still in reading order between the papers beside it."""
+    beside = papers[max(n - 1, 0):n + 2]
     return all(reading_key(a) < reading_key(b) for a, b in zip(beside, beside[1:]))
+
+
+def reordered(site: Site, parts: list[PaperParts], slugs: list[str]
+              ) -> tuple[Site, list[PaperParts]]:
+    """`site` (the last build's, the papers `slugs` saved again, in the lists they were in)
+    with every list in reading order again, as the full build sorts them: its papers, their
+    `parts` with them, and each group that holds a saved paper. Each saved paper is put back
+    in its place, the others left as they were (~0.01 s at 10,000 papers)."""
+    wanted = set(slugs)
+    order = _in_place(site.papers, range(len(site.papers)), wanted)
+    saved = {site.papers[n].slug: site.papers[n] for n in order if site.papers[n].slug in wanted}
+    groups = dict(site.groups)
+    for grouping in dict.fromkeys((TAGS, AUTHORS, *groupings())):  # why: as build_site's
+        held = {slug for paper in saved.values() for _, slug in grouping.values(paper)}
+        groups[grouping.name] = tuple(
+            _reordered_group(group, saved) if group.slug in held else group
+            for group in site.groups.get(grouping.name, ()))
+    return (replace(site, papers=tuple(site.papers[n] for n in order), groups=groups),
+            [parts[n] for n in order])
+
+
+def _reordered_group(group: Group, saved: dict[str, Paper]) -> Group:
+    """The group with the saved papers it holds in place of the last build's, in reading order."""
+    papers = [saved.get(paper.slug, paper) for paper in group.papers]
+    return replace(group, papers=tuple(papers[n] for n in _in_place(papers, range(len(papers)),
+                                                                      set(saved))))
+
+
+def _in_place(papers: Sequence[Paper], numbers: Iterable[int], moved: set[str]) -> list[int]:
+    """The `numbers` of `papers`, in reading order, where those of the papers `moved` may be out
+    of it and the others are in it: each moved one put back where it belongs."""
+    numbers = list(numbers)
+    order = [n for n in numbers if papers[n].slug not in moved]
+    for n in numbers:
+        if papers[n].slug in moved:
+            bisect.insort(order, n, key=lambda m: reading_key(papers[m]))
+    return order
 
 
 def page_urls(made: Made, pages: dict[str, bytes]) -> list[str]:

@@ -323,11 +323,12 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
 
 def quick_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
                     related: Mapping[str, tuple[str, ...]], slugs: Sequence[str],
-                    listed: Sequence[str] = ()) -> list[FileJob]:
+                    listed: Sequence[str] = (), before: Site | None = None) -> list[FileJob]:
     """The pages of the papers `slugs`, and the pages of lists that show the papers `listed`
-    (home's, their tags' and their authors' page that holds each), as page_jobs() makes them:
-    the preview server's quick pages (building/quickpages.py), without listing every page of
-    the site."""
+    (home's, their tags' and their authors' page that holds each, and every page between the
+    one that held it in the site `before`, if it moved, and the one that holds it now), as
+    page_jobs() makes them: the preview server's quick pages (building/quickpages.py),
+    without listing every page of the site."""
     _, given = _given(site, theme, parts, related)
     place = {paper.slug: n for n, paper in enumerate(site.papers)}
     papers = PaperPages()
@@ -335,27 +336,31 @@ def quick_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
                             place[slug]), given) for slug in slugs]
     pages: dict[str, tuple[PageKind, Page]] = {}
     for slug in listed:
-        for kind, page in _lists_showing(site, site.papers[place[slug]]):
+        for kind, page in _lists_showing(site, site.papers[place[slug]], before or site):
             pages.setdefault(page.path, (kind, page))
     return jobs + [kind.job(page, given) for kind, page in pages.values()]
 
 
-def _lists_showing(site: Site, paper: Paper) -> list[tuple[PageKind, Page]]:
-    """The kind and page of each list that shows `paper`: the page of home, of each of its
-    groups (its tags') and of its authors that holds it. Page.day is left empty: a job does
-    not read it."""
+def _lists_showing(site: Site, paper: Paper, before: Site) -> list[tuple[PageKind, Page]]:
+    """The kind and page of each list that shows `paper`: the pages of home and of each of its
+    groups (its tags') from the one that held it in the site `before` to the one that holds it
+    (one page, unless it moved: the rows between shifted), and its authors' pages. The paper
+    is in the same groups `before`. Page.day is left empty: a job does not read it."""
     found: list[tuple[PageKind, Page]] = []
     size = site.config.page_size
     for kind in KINDS:
         if isinstance(kind, Home):
-            found.append((kind, _listing_page(paths.HOME, site.papers, paper.slug, size)))
+            found.extend((kind, page) for page in _listing_pages(
+                paths.HOME, site.papers, before.papers, paper.slug, size))
         elif isinstance(kind, GroupPages):
             slugs = {slug for _, slug in kind.grouping.values(paper)}
+            was = {group.slug: group for group in before.groups[kind.grouping.name]
+                   if group.slug in slugs}
             for group in site.groups[kind.grouping.name]:
                 if group.slug in slugs:
                     first = paths.group_file(kind.grouping.name, group.slug)
-                    found.append((kind, _listing_page(first, group.papers, paper.slug, size,
-                                                      group)))
+                    found.extend((kind, page) for page in _listing_pages(
+                        first, group.papers, was[group.slug].papers, paper.slug, size, group))
         elif isinstance(kind, AuthorPages):
             wanted: dict[str, list[Group]] = {paths.author_file(slug, site.author_pages): []
                                               for slug in paper.author_slugs if slug}
@@ -367,13 +372,19 @@ def _lists_showing(site: Site, paper: Paper) -> list[tuple[PageKind, Page]]:
     return found
 
 
-def _listing_page(first_page: str, papers: tuple[Paper, ...], slug: str, page_size: int,
-                  about: Any = None) -> Page:
-    """The page of a list of `papers` (see listing()) that shows the paper `slug`."""
+def _listing_pages(first_page: str, papers: tuple[Paper, ...], before: tuple[Paper, ...],
+                   slug: str, page_size: int, about: Any = None) -> list[Page]:
+    """The pages of a list of `papers` (see listing()) from the one that held the paper `slug`
+    when the list was `before` (the same papers, in another order) to the one that holds it."""
     count = paths.page_count(len(papers), page_size)
-    at = next(n for n, paper in enumerate(papers) if paper.slug == slug)
-    n = min(count, (len(papers) - 1 - at) // page_size + 1)
-    return Page(paths.listing_file(first_page, n, count), "", (about, n, count))
+    held = sorted(min(count, (len(papers) - 1 - _place(listed, slug)) // page_size + 1)
+                  for listed in (before, papers))
+    return [Page(paths.listing_file(first_page, n, count), "", (about, n, count))
+            for n in range(held[0], held[1] + 1)]
+
+
+def _place(papers: tuple[Paper, ...], slug: str) -> int:
+    return next(n for n, paper in enumerate(papers) if paper.slug == slug)
 
 
 def _given(site: Site, theme: Theme, parts: Sequence[PaperParts],
