@@ -535,6 +535,35 @@ def test_a_kept_process_aside_is_carried_what_it_lacks_after_a_failed_or_restart
     assert started_again == ["  told to start again: building again, reading them here"]
 
 
+def test_a_build_that_failed_before_its_kept_process_aside_began_the_index_leaves_it_nothing(
+        tmp_path, monkeypatch):
+    """The process aside, slow to begin (a loaded machine), had not begun the index's task when
+    the build's first try was told to start again: the task was dropped, the related papers'
+    made the index all the same, and the next build of the same terms (here the try again) took
+    that one and left its own unread, so the index's task found none."""
+    real_start = workers_module._start_kept_aside
+    monkeypatch.setattr(workers_module, "_start_kept_aside",
+                        lambda: time.sleep(1) or real_start())
+    real_site, tries = pipeline_module.build_site, []
+
+    def gone_once(*args, **kwargs):  # why: once both results are begun aside
+        tries.append(1)
+        if len(tries) == 1:
+            time.sleep(0.3)  # why: the related papers' task sent to the process, the index's not
+            raise cache_module.ResultsGone("told to start again")
+        return real_site(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline_module, "build_site", gone_once)
+    content, out, lines = starting_content(tmp_path), tmp_path / "site", []
+    with Cache(tmp_path / "cache", in_memory=True) as cache, KeptAside() as aside:
+        build(options(content, out, tmp_path / "cache", workers=2), StageTimer(lines.append),
+              cache=Kept(cache, aside))
+    assert [line for line in lines if "again" in line] == [
+        "  told to start again: building again, reading them here"]
+    monkeypatch.setattr(pipeline_module, "build_site", real_site)
+    assert files(out) == clean_build(content, tmp_path / "clean")
+
+
 def test_a_kept_build_tells_who_publishes_once_the_new_site_is_in_place(tmp_path, monkeypatch):
     import generator.building.writer as writer_module
     content = starting_content(tmp_path)

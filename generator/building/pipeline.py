@@ -220,18 +220,22 @@ def _index_aside(digest: bytes, terms: list[KeptResults]) -> tuple[bytes, int]:
 
 def _built_index(digest: bytes, terms: list[KeptResults]) -> BuiltIndex:
     """index_of_terms() of the terms whose KeptResults.digest() is `digest`, built once for both
-    asides (~0.25 s at 10,000 papers): the first to ask builds it of the KeptResults it takes
-    from `terms` and keeps it, the other takes it. Aside, the related papers are asked first
-    (one process, in order) and the index is sent no terms: sent twice, the terms of a cold
-    10,000-paper build were pickled twice. The terms are let go, and their memory given back,
-    before the related papers are found, the process's largest moment (~25 MB less)."""
-    built = _BUILT.pop(digest, None)
-    if built is None:
-        if not terms:  # why: never, while one process makes both in order; else start again
-            raise ResultsGone("the search index built aside was gone when its file was made")
+    asides (~0.25 s at 10,000 papers): the one given the terms (the first to ask) builds it of
+    the KeptResults it takes from `terms` and keeps it, the other takes it. Aside, the related
+    papers are asked first (one process, in order) and the index is sent no terms: sent twice,
+    the terms of a cold 10,000-paper build were pickled twice. The terms are let go, and their
+    memory given back, before the related papers are found, the process's largest moment (~25
+    MB less). Given terms, it builds even if it holds an index of the same digest: that one was
+    left by a build that failed before the index's task began (a kept process aside), and taken
+    here it would leave these terms unread and the index's task nothing."""
+    if terms:
         _BUILT.clear()
         built = _BUILT[digest] = index_of_terms(tuple(terms.pop().results()))
         trim()
+        return built
+    built = _BUILT.pop(digest, None)
+    if built is None:  # why: never, while one process makes both in order; else start again
+        raise ResultsGone("the search index built aside was gone when its file was made")
     return built
 
 
