@@ -29,7 +29,7 @@ from ..model.records import Group, Paper, PaperParts, Site, SourceFile
 from ..model.site import reading_key
 from ..model.urls import Urls
 from ..outputs.kinds import groupings, quick_page_jobs
-from ..outputs.paperparts import paper_parts, parts_inputs
+from ..outputs.paperparts import paper_parts, parts_input
 from .pipeline import Made
 
 
@@ -55,10 +55,9 @@ def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
             return {}
         papers[place[file.stem]] = checked.paper
     site = replace(made.site, papers=tuple(papers))
-    inputs = parts_inputs(site)
     for file in files:
         n = place[file.stem]
-        parts[n] = paper_parts(made.theme.templates, *inputs[n])
+        parts[n] = paper_parts(made.theme.templates, *parts_input(site, site.papers[n]))
     slugs = [f.stem for f in files]
     moved = [slug for slug in slugs if not in_order(site.papers, place[slug])]
     rows = [slug for slug in slugs

@@ -19,9 +19,14 @@ from .render import render_card
 
 def parts_inputs(site: Site) -> list[tuple[Paper, str, str, int, str, int]]:
     """What each paper's parts are made from, as paper_parts() is given it, in the site's order."""
+    return [parts_input(site, paper) for paper in site.papers]
+
+
+def parts_input(site: Site, paper: Paper) -> tuple[Paper, str, str, int, str, int]:
+    """What one paper's parts are made from on `site` (parts_inputs)."""
     config = site.config
-    return [(paper, site.cite_keys[paper.slug], config.base_url, config.home_excerpt_words,
-             config.language, site.author_pages) for paper in site.papers]
+    return (paper, site.cite_keys[paper.slug], config.base_url, config.home_excerpt_words,
+            config.language, site.author_pages)
 
 
 def paper_parts(templates: Templates, paper: Paper, cite_key: str, base_url: str,
