@@ -144,6 +144,33 @@ def test_letting_the_workers_go_keeps_the_work_begun_aside_that_has_not_begun(ke
         assert results[2]() == results[1]() + 1
 
 
+def test_a_kept_process_aside_that_died_is_forked_again_once_though_two_results_say_so():
+    """Its death seen by a later() (sent to one forked anew), then by a result sent to it before:
+    the new one is kept, not stopped and forked a third time."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from generator.building.workers import KeptAside
+    with KeptAside() as kept:
+        with Workers(2, kept) as workers:
+            workers.start()
+            dead = workers.later(os.getpid)()
+            dying = workers.later(os._exit, 1)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:  # why: reaped once its executor knows it broke
+                try:
+                    os.kill(dead, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.01)
+            again = workers.later(os.getpid)
+            with pytest.raises(BrokenProcessPool):
+                dying()
+            forked = again()
+        assert forked not in (dead, os.getpid())
+        with Workers(2, kept) as workers:
+            assert workers.later(os.getpid)() == forked
+
+
 def test_an_awaited_mapping_waits_for_its_work_at_the_first_look_only(tmp_path):
     from generator.building.workers import Awaited
     asked = []

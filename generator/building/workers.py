@@ -141,7 +141,8 @@ class Workers:
             self._aside = self._kept.executor()
             future = self._aside.submit(_made_aside, make, pickled)
         self._pending.add(future)
-        return functools.cache(lambda: self._taken(future))
+        executor = self._aside
+        return functools.cache(lambda: self._taken(future, executor))
 
     def start(self) -> None:
         """Fork the process for work begun aside now, while this one is small: forked later, the
@@ -154,12 +155,12 @@ class Workers:
             self._aside = _executor(1)
             self._aside.submit(int)  # why: an executor forks its processes at its first work
 
-    def _taken(self, future: Future) -> Any:
+    def _taken(self, future: Future, executor: ProcessPoolExecutor) -> Any:
         try:
             return future.result()
         except BrokenProcessPool:  # why: build() builds again, in a kept process forked anew
-            if self._kept is not None and self._aside is not None:
-                self._kept.renew(self._aside)
+            if self._kept is not None:  # why: the one it was sent to: one forked since lives on
+                self._kept.renew(executor)
             raise
         finally:
             self._pending.discard(future)
