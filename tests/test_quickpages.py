@@ -83,11 +83,21 @@ def test_a_new_title_makes_the_lists_that_show_the_paper_as_the_full_build_does(
     options, made = built
     rewrite(options, "second", "title: Paper second", "title: Paper second, retitled")
     pages = quick_pages(made, {str(paper(options, "second"))})
-    assert sorted(pages) == sorted(["papers/second/index.html", *lists_of(made, "second")])
+    showing = ["papers/first/index.html", "papers/third/index.html"]  # beside it, related
+    assert sorted(pages) == sorted(["papers/second/index.html", *showing,
+                                    *lists_of(made, "second")])
     build(options)
-    for path in lists_of(made, "second"):
+    for path in lists_of(made, "second") + showing:
         assert b"Paper second, retitled" in pages[path]
+    for path in lists_of(made, "second"):
         assert pages[path] == (options.out / path).read_bytes(), path
+
+
+def test_notes_alone_leave_the_pages_that_link_to_the_paper_to_the_full_build(built):
+    options, made = built
+    rewrite(options, "second", "Notes on second.", "Notes on second, again.")
+    assert list(quick_pages(made, {str(paper(options, "second"))})) == [
+        "papers/second/index.html"]
 
 
 def list_pages(site):
@@ -98,11 +108,13 @@ def list_pages(site):
             for page in pages[kind.name]}
 
 
-def one_day_digest(tmp_path):
+def one_day_digest(tmp_path, related=True):
     """Nine papers of one day, two to a page (so a list runs over four pages), in reading
-    order by title: T1 to T9; the odd ones tagged planning too, T3 and T4 by Grace Hopper."""
+    order by title: T1 to T9; the odd ones tagged planning too, T3 and T4 by Grace Hopper.
+    Not `related`: each has a tag and an abstract of its own instead, and no related papers."""
     papers = {f"p{n}": paper_source(title=f"T{n}", date="2025-04-20",
-                                    tags=TAGS if n % 2 else TAGS[:1],
+                                    abstract="We study things." if related else f"Qx{n}.",
+                                    tags=(TAGS if n % 2 else TAGS[:1]) if related else [f"t{n}"],
                                     authors=["Grace Hopper"] if n in (3, 4) else ["Ada Lovelace"])
               for n in range(1, 10)}
     options = BuildOptions(content=write_content(tmp_path, papers, SITE_YAML + "page_size: 2\n"),
@@ -136,6 +148,34 @@ def test_a_title_that_moves_a_paper_in_its_lists_makes_every_page_it_moved_acros
     for path in set(pages) & set(after):
         assert pages[path] == after[path], path
     assert {f"papers/{slug}/index.html" for slug in titles} <= set(pages)
+
+
+@pytest.mark.parametrize("titles", [{"p2": "T8b"}, {"p5": "T5, revised"},
+                                    {"p3": "T9b", "p7": "T1b"}],
+                         ids=["moved", "in-place", "two-crossing"])
+@pytest.mark.parametrize("related", [True, False], ids=["related", "alone"])
+def test_the_pages_beside_a_saved_title_are_quick_and_as_the_full_build_makes_them(
+        tmp_path, titles, related):
+    """The papers beside it, where it is and where it was, link to it (newer, older) or now to
+    another, and so may the papers it is related to: their pages are quick; with the related
+    papers the last build found, so exactly the full build's where those did not change."""
+    options, made = one_day_digest(tmp_path, related)
+    before = {p.slug: (options.out / paths.paper_file(p.slug)).read_bytes()
+              for p in made.site.papers}
+    for slug, title in titles.items():
+        rewrite(options, slug, f"title: T{slug[1:]}\n", f"title: {title}\n")
+    pages = quick_pages(made, {str(paper(options, slug)) for slug in titles})
+    again = []
+    build(options, made=again.append)
+    checked = 0
+    for p in again[0].site.papers:  # why: a saved paper's own page keeps its last citation key
+        path = paths.paper_file(p.slug)
+        built_page = (options.out / path).read_bytes()
+        if p.slug not in titles and built_page != before[p.slug] and \
+                again[0].related[p.slug] == made.related[p.slug]:
+            assert pages.get(path) == built_page, path
+            checked += 1
+    assert checked >= 2
 
 
 def test_lists_wait_for_the_full_build_when_a_saved_paper_changes_lists(tmp_path):

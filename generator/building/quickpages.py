@@ -4,15 +4,17 @@ shown by the preview server before the full build is done (docs/explanation/prev
 A full rebuild of a large digest takes seconds (every build is a full build in meaning; see
 docs/explanation/build-and-cache.md). The curator who saves a paper is looking at that paper,
 or at a list that shows it, so the server first makes its page again from the last build with
-only the saved papers replaced (their related papers, neighbours and citation keys as the last
-build found them), and the pages of home, of its tags and of its authors that show its row,
-when that row changed and every saved paper stays in the lists it was in (in_the_same_lists:
-the same day, tags and authors), put in reading order again if a title moved it (reordered),
-with every page between where it was and where it is: those pages are then exactly what the
-full build makes. It serves them from memory and reloads the tabs showing them; then it runs
-the full build, which replaces every quick page and reloads every tab. Hugo's server does the
-same ("fast render mode"). Anything else a save may change (a new, renamed, removed or draft
-paper, site.yaml, a template, a paper that does not build) waits for the full build as before.
+only the saved papers replaced (their related papers and citation keys as the last build found
+them, and their neighbours too if they changed lists), and the pages of home, of its tags and
+of its authors that show its row, when that row changed and every saved paper stays in the
+lists it was in (in_the_same_lists: the same day, tags and authors), put in reading order
+again if a title moved it (reordered), with every page between where it was and where it is:
+those pages are then exactly what the full build makes; and the pages of the papers that link
+to it (papers_showing). It serves them from memory and reloads the tabs showing them; then it
+runs the full build, which replaces every quick page and reloads every tab. Hugo's server does
+the same ("fast render mode"). Anything else a save may change (a new, renamed, removed or
+draft paper, site.yaml, a template, a paper that does not build) waits for the full build as
+before.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ..content.documents import PAPERS_DIR, read_content_file
 from ..content.papers import check_file
@@ -29,6 +31,7 @@ from ..model.records import Group, Paper, PaperParts, Site, SourceFile
 from ..model.site import reading_key
 from ..model.urls import Urls
 from ..outputs.kinds import groupings, quick_page_jobs
+from ..outputs.pages import paper_link
 from ..outputs.paperparts import paper_parts, parts_input
 from .pipeline import Made
 
@@ -69,8 +72,34 @@ def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
     listed = rows if same_lists else []
     if listed and moved:
         site, parts = reordered(site, parts, slugs)
-    jobs = quick_page_jobs(site, made.theme, parts, made.related, slugs, listed, made.site)
+    # why: in the lists it was in, it is where the full build puts it, and so are the papers
+    # beside it; else they wait for the full build too
+    showing = papers_showing(made.site, site, made.related, slugs) if same_lists else []
+    jobs = quick_page_jobs(site, made.theme, parts, made.related, slugs, listed, made.site,
+                           showing)
     return {job.path: job.made().data for job in jobs}
+
+
+def papers_showing(before: Site, site: Site, related: Mapping[str, tuple[str, ...]],
+                   slugs: list[str]) -> list[str]:
+    """The other papers whose pages show a link to one of the papers `slugs` saved again that
+    changed (its title or venue) or moved: those beside it in reading order in `site` (and in
+    the last build's site `before`, if it moved: they are beside others now), and those whose
+    related papers, as the last build found them, hold it."""
+    urls, language = Urls(site.config.base_url), site.config.language
+    now = {paper.slug: n for n, paper in enumerate(site.papers)}
+    was = {paper.slug: n for n, paper in enumerate(before.papers)}
+    found: list[str] = []
+    for slug in slugs:
+        old, new = before.papers[was[slug]], site.papers[now[slug]]
+        moved = now[slug] != was[slug]
+        if not moved and paper_link(old, urls, language) == paper_link(new, urls, language):
+            continue
+        places = [(site.papers, now[slug])] + ([(before.papers, was[slug])] if moved else [])
+        for papers, at in places:
+            found.extend(papers[n].slug for n in (at - 1, at + 1) if 0 <= n < len(papers))
+        found.extend(other for other, theirs in related.items() if slug in theirs)
+    return [other for other in dict.fromkeys(found) if other not in slugs]
 
 
 def in_the_same_lists(old: Paper, new: Paper) -> bool:

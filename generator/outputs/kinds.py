@@ -323,22 +323,27 @@ def page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
 
 def quick_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
                     related: Mapping[str, tuple[str, ...]], slugs: Sequence[str],
-                    listed: Sequence[str] = (), before: Site | None = None) -> list[FileJob]:
-    """The pages of the papers `slugs`, and the pages of lists that show the papers `listed`
+                    listed: Sequence[str] = (), before: Site | None = None,
+                    linking: Sequence[str] = ()) -> list[FileJob]:
+    """The pages of the papers `slugs`, the pages of lists that show the papers `listed`
     (home's, their tags' and their authors' page that holds each, and every page between the
-    one that held it in the site `before`, if it moved, and the one that holds it now), as
-    page_jobs() makes them: the preview server's quick pages (building/quickpages.py),
-    without listing every page of the site."""
+    one that held it in the site `before`, if it moved, and the one that holds it now), then
+    the pages of the papers `linking`, as page_jobs() makes them: the preview server's quick
+    pages (building/quickpages.py), without listing every page of the site."""
     _, given = _given(site, theme, parts, related)
     place = {paper.slug: n for n, paper in enumerate(site.papers)}
     papers = PaperPages()
-    jobs = [papers.job(Page(paths.paper_file(slug), site.papers[place[slug]].date.isoformat(),
-                            place[slug]), given) for slug in slugs]
+
+    def paper_jobs(chosen: Sequence[str]) -> list[FileJob]:
+        return [papers.job(Page(paths.paper_file(slug), site.papers[place[slug]].date.isoformat(),
+                                place[slug]), given) for slug in chosen]
+
     pages: dict[str, tuple[PageKind, Page]] = {}
     for slug in listed:
         for kind, page in _lists_showing(site, site.papers[place[slug]], before or site):
             pages.setdefault(page.path, (kind, page))
-    return jobs + [kind.job(page, given) for kind, page in pages.values()]
+    return (paper_jobs(slugs) + [kind.job(page, given) for kind, page in pages.values()]
+            + paper_jobs(linking))
 
 
 def _lists_showing(site: Site, paper: Paper, before: Site) -> list[tuple[PageKind, Page]]:
