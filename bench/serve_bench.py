@@ -8,8 +8,8 @@ tests/serveprocess.py) on a copy of content/ (the ICLR digest) and on a syntheti
 temporary folder. For each it saves an edited paper `--edits` times and times save -> reload
 event on the server's event stream; it prints the median, the fastest and the slowest time
 to the first reload event, which reloads the tabs showing the saved paper (its quick page,
-and the lists that show its row: see generator/building/quickpages.py), and to the full
-build's, which reloads every tab once its site is in place; how long the server's rebuild took
+the lists that show its row and the pages of the papers that link to it: see
+generator/building/quickpages.py), and to the full build's, which reloads every tab once its site is in place; how long the server's rebuild took
 (its `Rebuilt in` line: the quick page and one full build, with the cache and the process aside
 the server keeps); and the server's idle CPU use. The repository's content/ is only read.
 """
@@ -73,7 +73,9 @@ def measure(name: str, make_content, edits: int,  # noqa: ANN001
     print(f"  save -> the paper's tab reloads: median {statistics.median(paper_tab):.3f} s "
           f"(fastest {min(paper_tab):.3f}, slowest {max(paper_tab):.3f}, {edits} saves, "
           f"{sum(t.quick for t in timings)} of them shown as quick pages first, with "
-          f"{min(t.lists for t in timings)}-{max(t.lists for t in timings)} pages of lists)")
+          f"{min(t.lists for t in timings)}-{max(t.lists for t in timings)} pages of lists and "
+          f"{min(t.linking for t in timings)}-{max(t.linking for t in timings)} other papers' "
+          "pages)")
     print(f"  save -> every tab reloads (the full build): median "
           f"{statistics.median(every_tab):.3f} s (fastest {min(every_tab):.3f}, slowest "
           f"{max(every_tab):.3f}); the first save: {every_tab[0]:.3f} s")
@@ -106,8 +108,10 @@ def _edit_and_time(server, papers: list[Path], edits: int,  # noqa: ANN001
                 seen = events.wait_for(lambda e: e["version"] != seen["version"], timeout=300)
             total = time.perf_counter() - started
             build = server.wait_for_output(r"^Rebuilt in ([\d.]+) s", after=printed)
+            papers_shown = sum("/papers/" in path for path in shown) if quick else 0
             timings.append(Timing(first, total, float(build.group(1)), quick,
-                                  max(0, len(shown) - 1) if quick else 0))
+                                  len(shown) - papers_shown if quick else 0,
+                                  max(0, papers_shown - 1)))
     return timings
 
 
@@ -125,7 +129,9 @@ class Timing:
     quick: bool
     """Whether the paper's page was shown before the full build (building/quickpages.py)."""
     lists: int
-    """Pages of lists that show the paper shown with it (none when the save moved it)."""
+    """Pages of lists that show the paper shown with it (none when it changed lists)."""
+    linking: int
+    """Pages of other papers that link to it shown with it (quickpages.papers_showing)."""
 
 
 SETTLE = 3.0
