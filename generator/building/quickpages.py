@@ -39,9 +39,10 @@ from .pipeline import Made
 def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
     """The output path and bytes of the page of each paper among the `changed` paths, made from
     the last build `made` with those papers read again, and of each page of a list that shows
-    one whose row changed or that moved (and of the pages between), when every saved paper
-    stays in the lists it was in (in_the_same_lists); none unless every changed path is a
-    paper of that build that still builds, and stays in the site."""
+    one whose row changed or that moved (and of the pages between) and of each paper that
+    links to one (papers_showing), when every saved paper stays in the lists it was in
+    (in_the_same_lists); none unless every changed path is a paper of that build that still
+    builds, and stays in the site."""
     folder = (made.options.content / PAPERS_DIR).resolve()
     files = [Path(path) for path in changed]
     place = {paper.slug: n for n, paper in enumerate(made.site.papers)}
