@@ -4,17 +4,19 @@ shown by the preview server before the full build is done (docs/explanation/prev
 A full rebuild of a large digest takes seconds (every build is a full build in meaning; see
 docs/explanation/build-and-cache.md). The curator who saves a paper is looking at that paper,
 or at a list that shows it, so the server first makes its page again from the last build with
-only the saved papers replaced (their related papers and citation keys as the last build found
-them, and their neighbours too if they changed lists), and the pages of home, of its tags and
-of its authors that show its row, when that row changed and every saved paper stays in the
-lists it was in (in_the_same_lists: the same day, tags and authors), put in reading order
-again if a title moved it (reordered), with every page between where it was and where it is:
-those pages are then exactly what the full build makes; and the pages of the papers that link
-to it (papers_showing). It serves them from memory and reloads the tabs showing them; then it
-runs the full build, which replaces every quick page and reloads every tab. Hugo's server does
-the same ("fast render mode"). Anything else a save may change (a new, renamed, removed or
-draft paper, site.yaml, a template, a paper that does not build) waits for the full build as
-before.
+only the saved papers replaced (their related papers as the last build found them, and their
+neighbours too if they changed lists; their citation keys found again if a new title, first
+author or year changed them), and the pages of home, of its tags and of its authors that show
+its row, when that row changed and every saved paper stays in the lists it was in
+(in_the_same_lists: the same day, tags and authors), put in reading order again if a title
+moved it (reordered), with every page between where it was and where it is: those pages are
+then exactly what the full build makes; the pages of the papers that link to it
+(papers_showing); and the search page if it shows it among the papers added last. It serves
+them from memory and reloads the tabs showing them; then it runs the full build, which
+replaces every quick page and reloads the tabs showing a page it made otherwise, or any other
+file it changed (serve/livereload.py). Hugo's server does the same ("fast render mode").
+Anything else a save may change (a new, renamed, removed or draft paper, site.yaml, a
+template, a paper that does not build) waits for the full build as before.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ..content.documents import PAPERS_DIR, read_content_file
 from ..content.papers import check_file
+from ..model.citation import assign_keys
 from ..model.groupings import AUTHORS, TAGS
 from ..model.records import Group, Paper, PaperParts, Site, SourceFile
 from ..model.site import reading_key
@@ -59,6 +62,9 @@ def quick_pages(made: Made, changed: set[str]) -> dict[str, bytes]:
             return {}
         papers[place[file.stem]] = checked.paper
     site = replace(made.site, papers=tuple(papers))
+    if any(site.papers[place[f.stem]].cite_base != made.site.papers[place[f.stem]].cite_base
+           for f in files):  # why: its citation key is on its page (~0.01 s at 10,000 papers)
+        site = replace(site, cite_keys=assign_keys(site.papers))
     for file in files:
         n = place[file.stem]
         parts[n] = paper_parts(made.theme.templates, *parts_input(site, site.papers[n]))

@@ -23,6 +23,7 @@ from .feeds import feed_file, group_feed_file
 from .interface import Interface, N_, Np_, interface
 from .lists import page_links
 from .pages import (GroupWords, Link, author_lines, author_page_context, authors_index_context,
+                    browses,
                     common_context, group_context, group_counts, group_index_context,
                     home_context, not_found_context, paper_links, saved_context,
                     search_context, threads_context)
@@ -101,6 +102,9 @@ class Single:
     context: Callable[[Site, Urls, Interface], dict[str, Any]]
     in_sitemap: bool = True
     menu: str = ""
+    shows: Callable[[Site, str], bool] | None = None
+    """Whether the page shows the paper of a slug, by its link: the preview server makes it
+    again with the lists that show a saved paper (quick_page_jobs)."""
 
     def pages(self, site: Site) -> list[Page]:
         return [Page(self.path, _day(site.updated))]
@@ -288,7 +292,8 @@ KINDS: tuple[PageKind, ...] = (
     GroupIndex("tags", TAGS, "tags.html", TAG_WORDS, menu=N_("Tags")),
     Single("authors", paths.AUTHORS_INDEX, "authors.html", authors_index_context,
            menu=N_("Authors")),
-    Single("search", paths.SEARCH, "search.html", search_context, menu=N_("Search")),
+    Single("search", paths.SEARCH, "search.html", search_context, menu=N_("Search"),
+           shows=browses),
     Single("saved", paths.SAVED, "saved.html", saved_context, in_sitemap=False, menu=N_("Saved")),
     Single("404", paths.NOT_FOUND, "404.html", not_found_context, in_sitemap=False),
     PaperPages(),
@@ -349,12 +354,16 @@ def quick_page_jobs(site: Site, theme: Theme, parts: Sequence[PaperParts],
 def _lists_showing(site: Site, paper: Paper, before: Site) -> list[tuple[PageKind, Page]]:
     """The kind and page of each list that shows `paper`: the pages of home and of each of its
     groups (its tags') from the one that held it in the site `before` to the one that holds it
-    (one page, unless it moved: the rows between shifted), and its authors' pages. The paper
-    is in the same groups `before`. Page.day is left empty: a job does not read it."""
+    (one page, unless it moved: the rows between shifted), its authors' pages, and a single
+    page that shows it now or did (the search page's papers added last). The paper is in the
+    same groups `before`. Page.day is left empty: a job does not read it."""
     found: list[tuple[PageKind, Page]] = []
     size = site.config.page_size
     for kind in KINDS:
-        if isinstance(kind, Home):
+        if isinstance(kind, Single) and kind.shows is not None:
+            if kind.shows(site, paper.slug) or kind.shows(before, paper.slug):
+                found.extend((kind, page) for page in kind.pages(site))
+        elif isinstance(kind, Home):
             found.extend((kind, page) for page in _listing_pages(
                 paths.HOME, site.papers, before.papers, paper.slug, size))
         elif isinstance(kind, GroupPages):

@@ -288,7 +288,7 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
     """The search page; results and facets are drawn by search/page.js from the prebuilt index.
     While the query is empty it shows a browse view, written here so that it needs no script:
     every tag with its count and the papers added last."""
-    recent = sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
+    recent = browsed(site)
     return {"page_title": ui.gettext("Search"),
             "description": ui.gettext("Search titles, authors, tags and abstracts"),
             "hide_header_search": True, "wide": True, "total": len(site.papers),
@@ -296,6 +296,16 @@ def search_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
                        "recent": [{**link_values(paper_link(p, urls, site.config.language)),
                                    "date": p.date.isoformat(),
                                    "date_human": ui.date(p.date)} for p in recent]}}
+
+
+def browsed(site: Site) -> list[Paper]:
+    """The papers added last, that the search page shows while its query is empty."""
+    return sorted(site.papers, key=lambda p: p.date, reverse=True)[:BROWSE_RECENT]
+
+
+def browses(site: Site, slug: str) -> bool:
+    """Whether the search page shows the paper `slug` (browsed)."""
+    return any(paper.slug == slug for paper in browsed(site))
 
 
 def saved_context(site: Site, urls: Urls, ui: Interface) -> dict[str, Any]:
