@@ -9,9 +9,12 @@ temporary folder. For each it saves an edited paper `--edits` times and times sa
 event on the server's event stream; it prints the median, the fastest and the slowest time
 to the first reload event, which reloads the tabs showing the saved paper (its quick page,
 the lists that show its row and the pages of the papers that link to it: see
-generator/building/quickpages.py), and to the full build's, which reloads every tab once its site is in place; how long the server's rebuild took
-(its `Rebuilt in` line: the quick page and one full build, with the cache and the process aside
-the server keeps); and the server's idle CPU use. The repository's content/ is only read.
+generator/building/quickpages.py), and to the full build's, once its site is in place, which
+reloads the tabs that show or have read a file it changed, but the quick pages it made alike
+(generator/serve/livereload.py), and how many pages and other files it names; how long the
+server's rebuild took (its `Rebuilt in` line: the quick page and one full build, with the
+cache and the process aside the server keeps); and the server's idle CPU use. The
+repository's content/ is only read.
 """
 
 from __future__ import annotations
@@ -76,9 +79,13 @@ def measure(name: str, make_content, edits: int,  # noqa: ANN001
           f"{min(t.lists for t in timings)}-{max(t.lists for t in timings)} pages of lists and "
           f"{min(t.linking for t in timings)}-{max(t.linking for t in timings)} other papers' "
           "pages)")
-    print(f"  save -> every tab reloads (the full build): median "
+    pages = _span(t.named and t.named[0] for t in timings)
+    files = _span(t.named and t.named[1] for t in timings)
+    print(f"  save -> the full build reloads the tabs showing a page it changed: median "
           f"{statistics.median(every_tab):.3f} s (fastest {min(every_tab):.3f}, slowest "
-          f"{max(every_tab):.3f}); the first save: {every_tab[0]:.3f} s")
+          f"{max(every_tab):.3f}); the first save: {every_tab[0]:.3f} s; it named {pages} pages "
+          f"and {files} other files (a tab that shows none and has read none does not reload; "
+          "'all': every tab)")
     print(f"  the server's rebuild (the quick page, then the full build): median "
           f"{statistics.median(t.rebuild for t in timings):.3f} s; the tabs are told once its "
           "site is in place, before the build has looked at the files placed and remembered "
@@ -107,11 +114,12 @@ def _edit_and_time(server, papers: list[Path], edits: int,  # noqa: ANN001
             if quick:  # why: the paper's page came first; the full build follows
                 seen = events.wait_for(lambda e: e["version"] != seen["version"], timeout=300)
             total = time.perf_counter() - started
+            named = seen.get("only")
             build = server.wait_for_output(r"^Rebuilt in ([\d.]+) s", after=printed)
             papers_shown = sum("/papers/" in path for path in shown) if quick else 0
             timings.append(Timing(first, total, float(build.group(1)), quick,
                                   len(shown) - papers_shown if quick else 0,
-                                  max(0, papers_shown - 1)))
+                                  max(0, papers_shown - 1), _pages_and_files(named)))
     return timings
 
 
@@ -132,6 +140,23 @@ class Timing:
     """Pages of lists that show the paper shown with it (none when it changed lists)."""
     linking: int
     """Pages of other papers that link to it shown with it (quickpages.papers_showing)."""
+    named: tuple[int, int] | None
+    """Pages and other files the full build named as changed for the tabs (None: all)."""
+
+
+def _pages_and_files(named: list[str] | None) -> tuple[int, int] | None:
+    if named is None:
+        return None
+    pages = sum(path.endswith(("/", ".html")) for path in named)
+    return pages, len(named) - pages
+
+
+def _span(counts) -> str:  # noqa: ANN001
+    """'3', '2-5', or 'all' if any of the counts is None (every file)."""
+    found = list(counts)
+    if any(count is None for count in found):
+        return "all"
+    return f"{min(found)}" if min(found) == max(found) else f"{min(found)}-{max(found)}"
 
 
 SETTLE = 3.0

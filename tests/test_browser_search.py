@@ -29,6 +29,9 @@ def test_query_in_url_runs_on_load(page):
     expect(page.locator("#search-input")).to_have_value("unlearning")
     expect(page.locator(RESULT_LINKS).first).to_have_text(UNLEARNING, timeout=TIMEOUT_MS)
     expect(page.locator("#search-status")).to_have_text(STATUS_OK, timeout=TIMEOUT_MS)
+    # what its worker read, which the preview server's reload script cannot see otherwise
+    assert page.evaluate("window.Digest.readAside") == [
+        f"{BASE_PATH}search/{name}" for name in ("index.json", "meta.json", "docs/")]
     assert not page.watch.problems(), page.watch.problems()
 
 

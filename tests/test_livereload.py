@@ -2,7 +2,8 @@ import json
 import threading
 import time
 
-from generator.serve.livereload import EVENTS_PATH, SCRIPT_PATH, WORKER_PATH, BuildStatus, Status, inject, script
+from generator.serve.livereload import (EVENTS_PATH, MOST_NAMED, SCRIPT_PATH, WORKER_PATH,
+                                        BuildStatus, Status, changed_urls, inject, script)
 
 
 def test_status_event_is_one_server_sent_event_named_build():
@@ -79,3 +80,34 @@ def test_quick_pages_are_served_and_name_the_only_pages_that_changed_until_the_n
     assert built.version not in (before.version, quick.version) and built.only is None
     assert status.quick_page("papers/x/index.html") is None
     assert "only" not in built.event().decode()
+
+
+def test_a_build_names_what_it_changed_since_the_version_tabs_are_at_quick_pages_or_not():
+    status = BuildStatus("/repo/")
+    quick = status.publish_quick({"papers/x/index.html": b"quick"}, ["/repo/papers/x/"])
+    built = status.publish([], site_changed=True, base_path="/repo/", only=["/repo/list.json"])
+    assert (built.only, built.previous) == (("/repo/list.json",), quick.version)
+    assert json.loads(built.event().decode().split("\n")[1].removeprefix("data: "))["only"] == [
+        "/repo/list.json"]
+    again = status.publish([], site_changed=True, only=[])
+    assert (again.only, again.previous) == ((), built.version)
+    # a build that changed nothing moves no version; one that moved the base path reloads all
+    assert status.publish([], site_changed=False, only=["/repo/"]) == again
+    moved = status.publish([], site_changed=True, base_path="/other/", only=[])
+    assert moved.only is None and moved.version != again.version
+
+
+def test_changed_urls_are_what_the_build_changed_but_quick_pages_it_made_alike():
+    quick = {"papers/x/index.html": b"x, quick", "index.html": b"home, quick",
+             "tags/t/index.html": b"tag, quick"}
+    built = {"papers/x/index.html": b"x, quick", "index.html": b"home, built",
+             "tags/t/index.html": b"tag, as it was"}
+    changed = ["papers/x/index.html", "index.html", "list.json", "papers/gone/index.html"]
+    urls = changed_urls(changed, quick, built.get, lambda path: "/repo/" + path.removesuffix(
+        "index.html"))
+    # the paper's page, made as its quick page was, is left out; the tag's page, which the build
+    # kept as it was before the quick page, is named: a tab showing the quick page reloads
+    assert urls == ["/repo/", "/repo/list.json", "/repo/papers/gone/", "/repo/tags/t/"]
+    many = [f"papers/p{n}/index.html" for n in range(MOST_NAMED + 1)]
+    assert changed_urls(many, {}, built.get, str) is None
+    assert changed_urls(many[:MOST_NAMED], {}, built.get, str) == sorted(many[:MOST_NAMED])

@@ -139,3 +139,38 @@ def test_a_quick_page_reloads_only_the_tabs_that_show_it_and_the_full_build_ever
     expect(paper.locator("h1")).to_have_text("paper")
     expect(home.locator("h1")).to_have_text("home")
     home.wait_for_function("window.notReloaded === undefined")
+
+
+def test_a_build_that_names_what_it_changed_reloads_the_tabs_that_show_or_read_it_alone(
+        context, two_pages):
+    url, status = two_pages
+    tabs = {name: context.new_page() for name in ("home", "paper", "fetched", "searched")}
+    for name, page in tabs.items():
+        page.goto(url + ("papers/x/" if name == "paper" else ""))
+        page.evaluate("window.notReloaded = true")
+    # a list's data read by the page; the search index read by its worker, which says so
+    tabs["fetched"].evaluate("fetch('/repo/list.json').then((r) => r.text())")
+    tabs["fetched"].wait_for_function(
+        "performance.getEntriesByType('resource').some((e) => e.name.endsWith('/list.json'))")
+    tabs["searched"].evaluate("window.Digest = {readAside: ['/repo/search/index.json', "
+                              "'/repo/search/docs/']}")
+
+    def version_of(page: Page) -> str:
+        return page.locator("script[data-version]").get_attribute("data-version")
+
+    def reloaded_by(only: list[str], expected: set[str]) -> None:
+        built = status.publish([], site_changed=True, base_path="/repo/", only=only)
+        for name, page in tabs.items():
+            expect(page.locator(f'script[data-version="{built.version}"]')).to_have_count(1)
+            assert page.evaluate("window.notReloaded") is (None if name in expected else True)
+            page.evaluate("window.notReloaded = true")
+            if name == "searched":
+                page.evaluate("window.Digest = {readAside: ['/repo/search/index.json', "
+                              "'/repo/search/docs/']}")
+        assert len({version_of(page) for page in tabs.values()}) == 1
+
+    reloaded_by(["/repo/papers/x/"], {"paper"})
+    reloaded_by(["/repo/papers/y/", "/repo/feed.xml"], set())
+    reloaded_by(["/repo/list.json"], {"fetched"})
+    reloaded_by(["/repo/search/docs/3.json"], {"searched"})
+    reloaded_by(["/repo/"], {"home", "fetched", "searched"})

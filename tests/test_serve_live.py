@@ -187,7 +187,11 @@ def test_serve_rebuilds_after_an_edit_and_sends_a_reload_event(fresh):
         assert quick["only"][0] == "/iclr-digest/papers/agentoccam/"
         assert {"/iclr-digest/", "/iclr-digest/tags/llm/"} <= set(quick["only"][1:])
         event = events.wait_for(lambda e: e["version"] != quick["version"])
-    assert event["errors"] == [] and "only" not in event  # then the full build, for every tab
+    # then the full build, which names what it changed but the quick pages it made alike: a
+    # tab that shows or has read none of those takes it without reloading
+    assert event["errors"] == [] and event["previous"] == quick["version"]
+    assert not set(quick["only"]) & set(event["only"])
+    assert {"/iclr-digest/search/index.json", "/iclr-digest/list.json"} <= set(event["only"])
     page = server.page("papers/agentoccam/")
     assert "AgentOccam, Retitled" in page and event["version"] in page
     assert "__digest" not in (root / "_site/papers/agentoccam/index.html").read_text()
@@ -204,9 +208,11 @@ def test_serve_shows_errors_until_the_file_is_fixed(fresh):
         edit(root, PAPER, "date: 2026-11-29", "date: 29/11/2026")
         failed = events.wait_for(lambda e: e["errors"])
         expected = f"{PAPER}:{line}: 'date' must be YYYY-MM-DD, got '29/11/2026'"
-        assert failed == {"version": good["version"], "errors": [expected],
-                          "messages": {"hide": sitecheck.said("Hide"),
-                                       "buildFailed": sitecheck.said(OVERLAY_MESSAGES["buildFailed"])}}
+        # the same version: the files it names (`only`) are still those of the last build
+        assert {key: failed[key] for key in ("version", "errors", "messages")} == {
+            "version": good["version"], "errors": [expected],
+            "messages": {"hide": sitecheck.said("Hide"),
+                         "buildFailed": sitecheck.said(OVERLAY_MESSAGES["buildFailed"])}}
         server.wait_for_output("^" + re.escape(expected), stream="stderr")
         assert TITLE in server.page("papers/agentoccam/")  # the last good site
         edit(root, PAPER, "date: 29/11/2026", "date: 2026-11-28")

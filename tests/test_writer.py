@@ -85,6 +85,7 @@ def test_unchanged_files_keep_their_inode_and_mtime_when_others_change(out, swap
     time.sleep(0.01)
     report = write_site(site({**OLD, "index.html": "<p>new home</p>"}), out)
     assert (report.written, report.unchanged, report.removed) == (1, 4, 0)
+    assert report.changed == ("index.html",)
     after = inodes(out)
     assert after["index.html"] != before["index.html"]
     assert {p: v for p, v in after.items() if p != "index.html"} == \
@@ -663,3 +664,14 @@ def test_a_process_forked_while_the_site_is_written_does_not_keep_its_folder_loc
         for pid in forked:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+
+
+def test_the_report_names_the_files_written_and_removed_and_the_next_build_does_not_keep_them(
+        out):
+    write_site(site(OLD), out)
+    changed = {**OLD, "papers/a/index.html": "<p>A, edited</p>", "papers/c/index.html": "<p>C</p>"}
+    del changed["papers/b/index.html"]
+    report = write_site(site(changed), out)
+    assert sorted(report.changed) == ["papers/a/index.html", "papers/b/index.html",
+                                      "papers/c/index.html"]
+    assert write_site(site(changed), out).changed == ()

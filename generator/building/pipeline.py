@@ -186,7 +186,7 @@ def _build(options: BuildOptions, timer: StageTimer, kept: Kept | None,
         cache.remember_plain(_rows_of(options), rows)
         cache.remember_plain(_parts_of(options), parts_rows)
         cache.remember(remembered_as(options), LastBuild(
-            inputs, report, guessed, manifest, begun.looked, read_warnings,
+            inputs, replace(report, changed=()), guessed, manifest, begun.looked, read_warnings,
             _racy(cache, stamped, config, sources)))
         complete = True
         if aside is not None and read_aside and related.taken:  # why: read there to make them

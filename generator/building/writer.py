@@ -66,6 +66,9 @@ class WriteReport:
     total_bytes: int
     state: SiteState = field(default=SiteState(), compare=False)
     """The output as this write left it."""
+    changed: tuple[str, ...] = field(default=(), compare=False)
+    """The paths of the files written or removed, in no set order (the preview server reloads
+    the tabs showing them: livereload.py); not kept with the last build."""
 
 
 class LiveSite:
@@ -250,7 +253,7 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
     other written anew. What was done, and the paths placed."""
     there, folders_there = _listing(staging)
     placed: set[str] = set()
-    written = size = 0
+    size, written = 0, []
     for file in files:
         if file.path in placed:
             raise ValueError(f"two output files have the same path: {file.path}")
@@ -264,7 +267,8 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
             _clear(target, had)  # why: it may be the live site's file: write a new one, not into it
             with open(target, "wb") as handle:
                 handle.write(file.data)
-            written, size = written + 1, size + len(file.data)
+            written.append(file.path)
+            size += len(file.data)
             continue
         assert previous is not None
         if had is None or had.inode != previous.inode:
@@ -280,7 +284,9 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
         where = os.path.join(staging, folder)
         if os.path.isdir(where) and not os.path.islink(where):  # why: a file may stand there now
             shutil.rmtree(where)
-    return WriteReport(written, len(placed) - written, len(live.keys() - placed), size), placed
+    removed = live.keys() - placed
+    return WriteReport(len(written), len(placed) - len(written), len(removed), size,
+                       changed=tuple(written) + tuple(removed)), placed
 
 
 def _kept_bytes(file: KeptFile, out: Path) -> OutputFile:

@@ -2,7 +2,9 @@
 // Reloads the page when the site's version changes; shows build errors over the page.
 (function () {
   "use strict";
-  var version = document.currentScript.dataset.version;
+  // why: the version this tab is at, on its script: one it takes without reloading too
+  var script = document.currentScript;
+  var version = script.dataset.version;
   var overlay = null;
   var messages = {};  // why: the overlay's words come with each status, in the site's language
 
@@ -40,21 +42,42 @@
   function onStatus(status) {
     if (status.version !== version) {
       if (!showsNoneOf(status)) { location.reload(); return; }
-      version = status.version;
+      version = script.dataset.version = status.version;
     }
     messages = status.messages || {};
     showErrors(status.errors);
   }
 
-  // Whether a status names the only pages that changed since this tab's version (the
-  // server's quick pages) and this tab shows none of them.
+  // Whether a status names the only files that changed since this tab's version (the
+  // server's quick pages, or what a build wrote or removed) and this tab neither shows any
+  // nor has read any: its styles and scripts, a list's data, pages fetched for their
+  // abstracts, or (read by a worker, so not in the resource timing) the search index.
   function showsNoneOf(status) {
     if (!status.only || status.previous !== version) { return false; }
-    var here = location.pathname.replace(/index\.html$/, "");
-    var decoded = here;
-    try { decoded = decodeURI(here); } catch (e) { /* a malformed address: compared as it is */ }
-    return status.only.indexOf(here) < 0 && status.only.indexOf(decoded) < 0;
+    var read = [location.pathname.replace(/index\.html$/, "")];
+    performance.getEntriesByType("resource").forEach(function (entry) {
+      var url = new URL(entry.name, location.href);
+      if (url.origin === location.origin) { read.push(url.pathname); }
+    });
+    var aside = (window.Digest && window.Digest.readAside) || [];
+    return status.only.every(function (changed) {
+      return read.every(function (path) { return !same(path, changed); }) &&
+        aside.every(function (start) {
+          return changed.indexOf(new URL(start, location.href).pathname) !== 0;
+        });
+    });
   }
+
+  // Whether an address as the browser spells it is the path a status names.
+  function same(path, named) {
+    if (path === named) { return true; }
+    try { return decodeURI(path) === named || path === encodeURI(named); } catch (e) {
+      return false;  // a malformed address: compared as it is
+    }
+  }
+
+  // why: the default of 250 entries fills on a page that has fetched many others' abstracts
+  if (performance.setResourceTimingBufferSize) { performance.setResourceTimingBufferSize(100000); }
 
   // A page restored from the back/forward cache missed the events sent meanwhile.
   window.addEventListener("pageshow", function (event) {

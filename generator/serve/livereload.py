@@ -14,6 +14,7 @@ import secrets
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable, Sequence
 
 RESERVED = "/__digest/"
 EVENTS_PATH = RESERVED + "events"
@@ -35,9 +36,10 @@ class Status:
     """What the error overlay says, by key, in the site's language (see
     build.pipeline.overlay_messages)."""
     only: tuple[str, ...] | None = None
-    """The URL paths of the only pages that changed since the `previous` version (quick pages,
-    building/quickpages.py); None: any page may have. A tab at the previous version showing
-    none of them takes the new version without reloading."""
+    """The URL paths of the only files that changed since the `previous` version (the quick
+    pages, building/quickpages.py, or what a build wrote or removed: changed_urls); None: any
+    may have. A tab at the previous version that shows none of them and has read none of them
+    (a list's data, the search index) takes the new version without reloading."""
     previous: str = ""
 
     def event(self) -> bytes:
@@ -97,19 +99,33 @@ class BuildStatus:
             self._changed.notify_all()
             return self._status
 
-    def publish(self, errors: list[str], site_changed: bool, base_path: str | None = None,
-                messages: dict[str, str] | None = None) -> Status:
-        """Record a build's outcome and wake every event stream; `messages` (the overlay's
-        words) replace the last ones when given. Quick pages are no longer served."""
+    def quick_pages(self) -> dict[str, bytes]:
+        """The quick pages served now, by output path."""
         with self._changed:
+            return dict(self._quick)
+
+    def publish(self, errors: list[str], site_changed: bool, base_path: str | None = None,
+                messages: dict[str, str] | None = None,
+                only: Sequence[str] | None = None) -> Status:
+        """Record a build's outcome and wake every event stream; `messages` (the overlay's
+        words) replace the last ones when given; `only`: the URL paths of the only files that
+        differ from what tabs at the current version were shown (changed_urls), if known.
+        Quick pages are no longer served."""
+        with self._changed:
+            previous, moved = self._status, base_path not in (None, self._base_path)
             if self._quick:  # why: the tabs that show a quick page see the built one
                 self._quick, site_changed = {}, True
-            if site_changed:
-                self._generation += 1
             if base_path is not None:
                 self._base_path = base_path
-            words = self._status.messages if messages is None else tuple(sorted(messages.items()))
-            self._status = Status(f"{self._run}-{self._generation}", tuple(errors), words)
+            words = previous.messages if messages is None else tuple(sorted(messages.items()))
+            if site_changed:
+                self._generation += 1
+                self._status = Status(f"{self._run}-{self._generation}", tuple(errors), words)
+                if only is not None and not moved:
+                    self._status = replace(self._status, only=tuple(only),
+                                           previous=previous.version)
+            else:  # why: the same version, so what it changed since the one before it too
+                self._status = replace(previous, errors=tuple(errors), messages=words)
             self._changed.notify_all()
             return self._status
 
@@ -124,6 +140,23 @@ class BuildStatus:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
+
+
+MOST_NAMED = 1000
+"""Changed files a status names at most (`only`); past that, every tab reloads: an event of
+thousands of paths sent to each tab would take longer to read than a reload."""
+
+
+def changed_urls(changed: Sequence[str], quick: dict[str, bytes],
+                 built: Callable[[str], bytes | None], url: Callable[[str], str]
+                 ) -> list[str] | None:
+    """The URL paths of the files a build made differ from what tabs were shown: those it wrote
+    or removed (`changed`, output paths), but a quick page whose bytes the build made too, and
+    the quick pages it did not make so (`built` reads a file of the new site, None if it has
+    none); None when they are more than MOST_NAMED. `url` gives an output path's URL path."""
+    shown = {path for path, page in quick.items() if built(path) != page}
+    found = shown | (set(changed) - quick.keys())
+    return None if len(found) > MOST_NAMED else [url(path) for path in sorted(found)]
 
 
 def inject(page: bytes, version: str) -> bytes:

@@ -28,7 +28,7 @@ from ..content.config import load_config
 from ..model.errors import BuildFailed, display_path
 from ..model.urls import Urls
 from .handlers import PreviewServer, handler_for, open_server
-from .livereload import BuildStatus
+from .livereload import BuildStatus, changed_urls
 from .watch import Watcher
 
 
@@ -82,8 +82,14 @@ def watched_folders(options: BuildOptions) -> list[Path]:
 
 def base_path(options: BuildOptions) -> str | None:
     """The base path site.yaml (or --base-url) gives, or None while site.yaml has errors."""
+    urls = site_urls(options)
+    return None if urls is None else urls.base_path
+
+
+def site_urls(options: BuildOptions) -> Urls | None:
+    """The site's URLs as site.yaml (or --base-url) gives them, or None while it has errors."""
     try:
-        return Urls(load_config(options.content, options.base_url).base_url).base_path
+        return Urls(load_config(options.content, options.base_url).base_url)
     except BuildFailed:
         return None
 
@@ -98,7 +104,12 @@ def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = No
     published: list[WriteReport] = []
 
     def publish(report: WriteReport) -> None:
-        status.publish([], report.written + report.removed > 0, base_path(options), words)
+        urls = site_urls(options)
+        only = None if urls is None else changed_urls(
+            report.changed, status.quick_pages(), lambda path: _read(options.out / path),
+            urls.path)
+        status.publish([], report.written + report.removed > 0,
+                       None if urls is None else urls.base_path, words, only)
         published.append(report)
 
     try:
@@ -116,6 +127,12 @@ def rebuild(options: BuildOptions, status: BuildStatus, cache: Cache | None = No
         publish(report)
     return report
 
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def exception_error(err: Exception) -> str:

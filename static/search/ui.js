@@ -52,6 +52,9 @@
       if (this.ready) { return this.ready; }
       const self = this;
       this.ready = new Promise((resolve, reject) => { self.loaded = resolve; self.fail = reject; });
+      // why: the worker's reads are not in the page's resource timing; the preview server's
+      // reload script reads this to reload a tab whose index changed (generator/serve/)
+      shared.readAside = (shared.readAside || []).concat([config.index, config.meta, config.docs]);
       // why: init asks for the index before it loads any script still missing; a worker not
       // yet warm is not sent the scripts first, which would hold the index back until they are in
       this.spawn().postMessage(Object.assign({ type: "init", index: config.index, meta: config.meta,
