@@ -106,10 +106,13 @@ def test_a_broken_edit_shows_its_errors_over_the_page_until_it_is_fixed(context,
 
 @pytest.fixture()
 def two_pages(tmp_path):
-    """A home page and a paper page, served live in this process, whose status a test sets."""
+    """A home page and two papers' pages (one at a non-ASCII address), served live in this
+    process, whose status a test sets."""
     site = tmp_path / "site"
     (site / "papers/x").mkdir(parents=True)
-    for path, heading in (("index.html", "home"), ("papers/x/index.html", "paper")):
+    (site / "papers/机器").mkdir(parents=True)
+    for path, heading in (("index.html", "home"), ("papers/x/index.html", "paper"),
+                          ("papers/机器/index.html", "机器")):
         (site / path).write_text(f"<!doctype html><title>{heading}</title><h1>{heading}</h1>"
                                  "<body></body>", encoding="utf-8")
     status = BuildStatus("/repo/")
@@ -174,3 +177,31 @@ def test_a_build_that_names_what_it_changed_reloads_the_tabs_that_show_or_read_i
     reloaded_by(["/repo/list.json"], {"fetched"})
     reloaded_by(["/repo/search/docs/3.json"], {"searched"})
     reloaded_by(["/repo/"], {"home", "fetched", "searched"})
+
+
+def test_a_tab_fetching_a_named_file_a_404_tab_and_one_at_an_address_escaped_otherwise_reload(
+        context, two_pages):
+    url, status = two_pages
+    fetching, missing, escaped = (context.new_page() for _ in range(3))
+    fetching.goto(url)
+    missing.goto(url + "no/such/page/")  # the 404 page, which no build names at this address
+    escaped.goto(url + "papers/%e6%9c%ba%e5%99%a8/")  # lowercase: Python's quote is uppercase
+    expect(escaped.locator("h1")).to_have_text("机器")
+    held = []
+    fetching.route("**/list.json", lambda route: held.append(route))  # its answer held back
+    with fetching.expect_request("**/list.json"):
+        fetching.evaluate("fetch('/repo/list.json'); 0")
+    assert not fetching.evaluate(  # so it is not in the resource timing: the fetch is not done
+        "performance.getEntriesByType('resource').some((e) => e.name.endsWith('/list.json'))")
+    for page in (fetching, missing, escaped):
+        page.evaluate("window.notReloaded = true")
+    built = status.publish([], site_changed=True, base_path="/repo/",
+                           only=["/repo/list.json", "/repo/papers/%E6%9C%BA%E5%99%A8/"])
+    for page in (fetching, missing, escaped):
+        expect(page.locator(f'script[data-version="{built.version}"]')).to_have_count(1)
+        page.wait_for_function("window.notReloaded === undefined")
+    # the 404 tab reloads even when the build names nothing it shows
+    missing.evaluate("window.notReloaded = true")
+    again = status.publish([], site_changed=True, base_path="/repo/", only=["/repo/feed.xml"])
+    expect(missing.locator(f'script[data-version="{again.version}"]')).to_have_count(1)
+    assert missing.evaluate("window.notReloaded") is None

@@ -176,7 +176,9 @@ class LiveHandler(SiteHandler):
         return self.send_page(HTTPStatus.OK, body)
 
     def send_page(self, status: HTTPStatus, body: bytes):  # noqa: ANN201
-        return super().send_page(status, livereload.inject(body, self.version))
+        # why: a 404 page is named by no build as the address it is shown at
+        return super().send_page(status, livereload.inject(body, self.version,
+                                                           always=status != HTTPStatus.OK))
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")

@@ -50,34 +50,57 @@
 
   // Whether a status names the only files that changed since this tab's version (the
   // server's quick pages, or what a build wrote or removed) and this tab neither shows any
-  // nor has read any: its styles and scripts, a list's data, pages fetched for their
-  // abstracts, or (read by a worker, so not in the resource timing) the search index.
+  // nor has read any: its styles and scripts (the resource timing), what its scripts fetched
+  // (fetched, as they asked: a fetch not done yet is not in the timing), or what the search
+  // box's worker read (its fetches are in neither), which the search names in readAside.
   function showsNoneOf(status) {
-    if (!status.only || status.previous !== version) { return false; }
-    var read = [location.pathname.replace(/index\.html$/, "")];
-    performance.getEntriesByType("resource").forEach(function (entry) {
-      var url = new URL(entry.name, location.href);
-      if (url.origin === location.origin) { read.push(url.pathname); }
-    });
-    var aside = (window.Digest && window.Digest.readAside) || [];
-    return status.only.every(function (changed) {
-      return read.every(function (path) { return !same(path, changed); }) &&
-        aside.every(function (start) {
-          return changed.indexOf(new URL(start, location.href).pathname) !== 0;
+    if (!status.only || status.previous !== version || script.hasAttribute("data-always")) {
+      return false;
+    }
+    try {
+      var read = {};
+      read[path(location.pathname.replace(/index\.html$/, ""))] = true;
+      performance.getEntriesByType("resource").forEach(function (entry) {
+        var url = new URL(entry.name, location.href);
+        if (url.origin === location.origin) { read[path(url.pathname)] = true; }
+      });
+      fetched.forEach(function (where) { read[where] = true; });
+      var aside = ((window.Digest && window.Digest.readAside) || []).map(function (start) {
+        return path(new URL(start, location.href).pathname);
+      });
+      return status.only.every(function (named) {
+        var changed = path(named);
+        return !read[changed] && aside.every(function (start) {
+          return changed.indexOf(start) !== 0;
         });
-    });
-  }
-
-  // Whether an address as the browser spells it is the path a status names.
-  function same(path, named) {
-    if (path === named) { return true; }
-    try { return decodeURI(path) === named || path === encodeURI(named); } catch (e) {
-      return false;  // a malformed address: compared as it is
+      });
+    } catch (e) {
+      return false;  // why: whatever could not be told, a reload shows the new site
     }
   }
 
+  // A path as one spelling: decoded (a browser and the server may escape it differently).
+  function path(where) {
+    try { return decodeURI(where); } catch (e) { return where; }
+  }
+
+  // The paths this tab's scripts have fetched from the site, as each fetch starts.
+  var fetched = [];
+  if (window.fetch) {
+    var fetchFirst = window.fetch;
+    window.fetch = function (input) {
+      try {
+        var url = new URL(input && input.url ? input.url : String(input), location.href);
+        if (url.origin === location.origin) { fetched.push(path(url.pathname)); }
+      } catch (e) { /* not a URL: fetch says so */ }
+      return fetchFirst.apply(this, arguments);
+    };
+  }
+
   // why: the default of 250 entries fills on a page that has fetched many others' abstracts
-  if (performance.setResourceTimingBufferSize) { performance.setResourceTimingBufferSize(100000); }
+  if (window.performance && performance.setResourceTimingBufferSize) {
+    performance.setResourceTimingBufferSize(100000);
+  }
 
   // A page restored from the back/forward cache missed the events sent meanwhile.
   window.addEventListener("pageshow", function (event) {

@@ -159,9 +159,12 @@ def changed_urls(changed: Sequence[str], quick: dict[str, bytes],
     return None if len(found) > MOST_NAMED else [url(path) for path in sorted(found)]
 
 
-def inject(page: bytes, version: str) -> bytes:
-    """The page with the reload script before its last `</body>` (or at the end if none)."""
-    tag = f'<script src="{SCRIPT_PATH}" data-version="{version}"></script>'.encode("ascii")
+def inject(page: bytes, version: str, always: bool = False) -> bytes:
+    """The page with the reload script before its last `</body>` (or at the end if none);
+    `always`: its tab reloads at every new version, even one that names only other files (a
+    404 page, shown at an address that is not its own)."""
+    mark = ' data-always=""' if always else ""
+    tag = f'<script src="{SCRIPT_PATH}" data-version="{version}"{mark}></script>'.encode("ascii")
     ends = list(_BODY_END.finditer(page))
     at = ends[-1].start() if ends else len(page)
     return page[:at] + tag + page[at:]
