@@ -77,6 +77,20 @@ def test_an_open_page_reloads_by_itself_when_a_papers_title_changes(context, ser
     assert page.errors == []
 
 
+def test_a_tab_whose_page_neither_the_quick_pages_nor_the_full_build_changed_is_not_reloaded(
+        context, served):
+    root, server = served
+    paper, tags = open_paper(context, served), context.new_page()
+    tags.goto(server.url + "tags/")  # its tags and their counts: a title is not on it
+    tags.evaluate("window.notReloaded = true")
+    printed = len(server.stdout)
+    set_front(root, "title", "'AgentOccam, in one tab of two'")
+    wait_for_the_full_build(server, printed, [paper, tags])
+    expect(paper.locator("h1")).to_have_text("AgentOccam, in one tab of two")
+    assert tags.evaluate("window.notReloaded") is True
+    assert paper.errors == []
+
+
 def test_every_open_tab_reloads_past_the_browsers_six_connections_per_host(context, served):
     pages = [open_paper(context, served) for _ in range(8)]
     printed = len(served[1].stdout)
