@@ -252,19 +252,24 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
     bytes the live site's has is linked to it (if staging does not hold that link already), any
     other written anew. What was done, and the paths placed."""
     there, folders_there = _listing(staging)
+    # why: in a staging folder that starts empty (no spare: the first build after a cold one)
+    # nothing stands in the way of a folder or a file: each is made without a look first
+    # (~23,000 looks, ~0.1 s of an edit at 10,000 papers)
+    empty = not there
     placed: set[str] = set()
     size, written = 0, []
     for file in files:
         if file.path in placed:
             raise ValueError(f"two output files have the same path: {file.path}")
         placed.add(file.path)
-        _make_folders(staging, file.path.rpartition("/")[0], folders_there)
-        target, had = os.path.join(staging, file.path), there.get(file.path)
+        _make_folders(staging, file.path.rpartition("/")[0], folders_there, empty)
+        target, had = f"{staging}/{file.path}", there.get(file.path)
         previous = live.get(file.path)
         if isinstance(file, KeptFile) and previous is None:
             file = _kept_bytes(file, out)
         if isinstance(file, OutputFile) and not _same(previous, file.data):
-            _clear(target, had)  # why: it may be the live site's file: write a new one, not into it
+            if not empty:  # why: it may be the live site's file: write a new one, not into it
+                _clear(target, had)
             with open(target, "wb") as handle:
                 handle.write(file.data)
             written.append(file.path)
@@ -272,7 +277,8 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
             continue
         assert previous is not None
         if had is None or had.inode != previous.inode:
-            _clear(target, had)
+            if not empty:
+                _clear(target, had)
             _link_or_copy(previous.where, target)
         # why: its size as the live site was looked at, if it was: ~12,000 files at 10,000 papers
         size += os.path.getsize(previous.where) if previous.size is None else previous.size
@@ -299,17 +305,21 @@ def _kept_bytes(file: KeptFile, out: Path) -> OutputFile:
                             "built; build again") from None
 
 
-def _make_folders(staging: Path, folder: str, made: set[str]) -> None:
-    """`folder` and those above it in `staging`, where a file of an older site may stand."""
+def _make_folders(staging: Path, folder: str, made: set[str], empty: bool = False) -> None:
+    """`folder` and those above it in `staging`, where a file of an older site may stand,
+    unless staging started `empty`."""
     missing = []
     while folder not in made:
         missing.append(folder)
         folder = folder.rpartition("/")[0]
     for folder in reversed(missing):
-        where = os.path.join(staging, folder)
-        if os.path.islink(where) or (os.path.lexists(where) and not os.path.isdir(where)):
-            os.unlink(where)  # why: a file or link where a folder now belongs, in an odd spare
-        os.makedirs(where, exist_ok=True)
+        where = f"{staging}/{folder}"
+        if empty:
+            os.mkdir(where)
+        else:
+            if os.path.islink(where) or (os.path.lexists(where) and not os.path.isdir(where)):
+                os.unlink(where)  # why: a file or link where a folder now belongs, in an odd spare
+            os.makedirs(where, exist_ok=True)
         made.add(folder)
 
 
