@@ -463,6 +463,31 @@ def test_an_empty_folder_in_the_spare_where_a_file_belongs_does_not_reach_the_si
     assert files(out) == as_bytes(site(v3))
 
 
+def test_a_spare_of_folders_alone_one_where_a_file_belongs_does_not_fail_the_write(out, swap):
+    # a spare without a file is not the empty folder a first build after a cold one stages in
+    write_site(site(OLD), out)
+    write_site(site(V2), out)
+    spare = spare_folder(out)
+    for path in [p for p in spare.rglob("*") if not p.is_dir()]:
+        path.unlink()
+    (spare / "papers" / "a" / "index.html").mkdir()
+    v3 = {**V2, "papers/c/index.html": "<p>c 3</p>"}
+    write_site(site(v3), out)
+    assert files(out) == as_bytes(site(v3))
+
+
+def test_the_first_write_after_a_cold_one_links_every_unchanged_file_to_the_live_sites(out, swap):
+    write_site(site(OLD), out)
+    assert not spare_folder(out).exists()
+    before = inodes(out)
+    write_site(site(V2), out)
+    assert files(out) == as_bytes(site(V2))
+    after = inodes(out)
+    old, new = as_bytes(site(OLD)), as_bytes(site(V2))
+    assert {path for path in before.keys() & after.keys() if before[path] == after[path]} == {
+        path for path in old.keys() & new.keys() if old[path] == new[path]}
+
+
 @pytest.mark.parametrize("kind", ["file", "symlink to a folder"])
 def test_something_else_where_the_spare_belongs_does_not_fail_the_write(out, tmp_path, kind):
     write_site(site(OLD), out)
