@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import generator.building.writer as writer
-from generator.building.writer import (LiveSite, OutputRefused, WriteReport, clear_leftovers,
-                                       site_holds, spare_folder, temp_folders, write_site)
+from generator.building.writer import (KeptFile, LiveSite, OutputRefused, WriteReport,
+                                       clear_leftovers, site_holds, spare_folder, temp_folders,
+                                       write_site)
 from generator.model.records import OutputFile
 
 REPO = Path(__file__).resolve().parent.parent
@@ -253,7 +254,7 @@ def test_a_failure_while_linking_leaves_the_old_site_and_no_temp_folder(out, swa
                                                                        monkeypatch):
     before, ids = files(out), inodes(out)
 
-    def fail(source, target):
+    def fail(*args):
         raise OSError("disk full")
 
     monkeypatch.setattr(writer, "_link_or_copy", fail)
@@ -270,7 +271,7 @@ def test_a_failure_while_writing_leaves_the_old_site_and_no_temp_folder(out, swa
     written = []
 
     def failing_open(path, mode="r", *args, **kwargs):
-        if "w" in mode:
+        if "w" in mode or "x" in mode:
             written.append(path)
             if len(written) == 3:
                 raise KeyboardInterrupt  # Ctrl-C midway
@@ -474,6 +475,40 @@ def test_a_spare_of_folders_alone_one_where_a_file_belongs_does_not_fail_the_wri
     v3 = {**V2, "papers/c/index.html": "<p>c 3</p>"}
     write_site(site(v3), out)
     assert files(out) == as_bytes(site(v3))
+
+
+@pytest.mark.parametrize("second", [
+    [OutputFile("a", b"file"), OutputFile("a/b", b"b")],
+    [OutputFile("a/b", b"b"), OutputFile("a", b"file")],
+    [OutputFile("a/b", b"b"), KeptFile("a")],
+], ids=["file, then a file in it", "file in it, then the file", "kept file where a folder is"])
+@pytest.mark.parametrize("spare", [False, True])
+def test_a_file_that_is_also_a_folder_of_others_is_refused_and_nothing_is_written(
+        out, swap, second, spare):
+    write_site(site({**OLD, "a": "file a"}), out)
+    if spare:
+        write_site(site({**OLD, "a": "file a", "index.html": "<p>home 2</p>"}), out)
+    before, ids = files(out), inodes(out)
+    with pytest.raises(ValueError, match="also a folder"):
+        write_site(site(OLD) + second, out)
+    assert files(out) == before and inodes(out) == ids
+    assert temp_folders(out) == set()
+
+
+def test_a_new_file_where_one_stands_already_is_refused_not_written_through(tmp_path):
+    # where a file system takes two names for one (case): the name is taken when it comes
+    live = tmp_path / "live.html"
+    live.write_bytes(b"the live site's")
+    os.link(live, tmp_path / "staged.html")
+    with pytest.raises(OutputRefused, match="one name"):
+        writer._write_new(str(tmp_path / "staged.html"), OutputFile("Staged.html", b"new"))
+    with pytest.raises(OutputRefused, match="one name"):
+        writer._link_or_copy(str(live), str(tmp_path / "staged.html"), "Staged.html")
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OutputRefused, match="one name"):
+        writer._link_or_copy(str(live), str(tmp_path / "folder"), "Folder")
+    assert live.read_bytes() == b"the live site's"
+    assert list((tmp_path / "folder").iterdir()) == []
 
 
 def test_the_first_write_after_a_cold_one_links_every_unchanged_file_to_the_live_sites(out, swap):

@@ -258,11 +258,10 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
     # empty: a folder may stand where a file belongs.
     empty = not there and folders_there == {""}
     placed: set[str] = set()
+    in_folders: set[str] = {""}
     size, written = 0, []
     for file in files:
-        if file.path in placed:
-            raise ValueError(f"two output files have the same path: {file.path}")
-        placed.add(file.path)
+        _claim(file.path, placed, in_folders)
         _make_folders(staging, file.path.rpartition("/")[0], folders_there, empty)
         target, had = f"{staging}/{file.path}", there.get(file.path)
         previous = live.get(file.path)
@@ -271,8 +270,7 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
         if isinstance(file, OutputFile) and not _same(previous, file.data):
             if not empty:  # why: it may be the live site's file: write a new one, not into it
                 _clear(target, had)
-            with open(target, "wb") as handle:
-                handle.write(file.data)
+            _write_new(target, file)
             written.append(file.path)
             size += len(file.data)
             continue
@@ -280,20 +278,54 @@ def _fill(staging: Path, files: Iterable[OutputFile | KeptFile], live: dict[str,
         if had is None or had.inode != previous.inode:
             if not empty:
                 _clear(target, had)
-            _link_or_copy(previous.where, target)
+            _link_or_copy(previous.where, target, file.path)
         # why: its size as the live site was looked at, if it was: ~12,000 files at 10,000 papers
         size += os.path.getsize(previous.where) if previous.size is None else previous.size
     for path in there.keys() - placed:
         where = there[path].where
         if os.path.islink(where) or os.path.isfile(where):  # why: a folder may stand there now
             os.unlink(where)
-    for folder in sorted(folders_there - _folders(placed), key=len, reverse=True):
+    for folder in sorted(folders_there - in_folders, key=len, reverse=True):
         where = os.path.join(staging, folder)
         if os.path.isdir(where) and not os.path.islink(where):  # why: a file may stand there now
             shutil.rmtree(where)
     removed = live.keys() - placed
     return WriteReport(len(written), len(placed) - len(written), len(removed), size,
                        changed=tuple(written) + tuple(removed)), placed
+
+
+def _claim(path: str, placed: set[str], in_folders: set[str]) -> None:
+    """`path` noted as a file of the new site, and the folders it is in; ValueError if another
+    file has its path, is one of those folders, or is in it: nothing else would catch it where
+    the staging folder starts empty, and a spare would lose one of the two."""
+    if path in placed:
+        raise ValueError(f"two output files have the same path: {path}")
+    if path in in_folders:
+        raise ValueError(f"an output file is also a folder of other output files: {path}")
+    folder = path.rpartition("/")[0]
+    while folder not in in_folders:
+        if folder in placed:
+            raise ValueError(f"an output file is also a folder of other output files: {folder}")
+        in_folders.add(folder)
+        folder = folder.rpartition("/")[0]
+    placed.add(path)
+
+
+def _write_new(target: str, file: OutputFile) -> None:
+    """`file` written where nothing is: created, never opened as it is, so a name another file
+    of the site has already (on a file system blind to case) fails here, rather than be written
+    through into the live site's file it may be a link to."""
+    try:
+        with open(target, "xb") as handle:
+            handle.write(file.data)
+    except FileExistsError:
+        raise _one_name(file.path) from None
+
+
+def _one_name(path: str) -> OutputRefused:
+    return OutputRefused(f"{path} and another file of the site have one name on this file system "
+                         "(it takes upper and lower case, or an accent written two ways, as one); "
+                         "rename one of the two")
 
 
 def _kept_bytes(file: KeptFile, out: Path) -> OutputFile:
@@ -316,7 +348,11 @@ def _make_folders(staging: Path, folder: str, made: set[str], empty: bool = Fals
     for folder in reversed(missing):
         where = f"{staging}/{folder}"
         if empty:
-            os.mkdir(where)
+            try:
+                os.mkdir(where)
+            except FileExistsError:  # why: made already under another case, where case is one
+                if os.path.islink(where) or not os.path.isdir(where):
+                    raise _one_name(folder) from None
         else:
             if os.path.islink(where) or (os.path.lexists(where) and not os.path.isdir(where)):
                 os.unlink(where)  # why: a file or link where a folder now belongs, in an odd spare
@@ -352,10 +388,15 @@ def _remove(where: str) -> None:
         os.unlink(where)
 
 
-def _link_or_copy(source: str, target: str) -> None:
+def _link_or_copy(source: str, target: str, path: str) -> None:
+    """`target` (the site's `path`), where nothing is, made a link to `source`, or a copy."""
     try:
         os.link(source, target)
+    except FileExistsError:  # why: copied, it would go into a folder or through another link
+        raise _one_name(path) from None
     except OSError:  # why: a file system without hard links
+        if os.path.lexists(target):
+            raise _one_name(path) from None
         shutil.copy2(source, target)
 
 
