@@ -500,12 +500,12 @@ def test_a_new_file_where_one_stands_already_is_refused_not_written_through(tmp_
     live = tmp_path / "live.html"
     live.write_bytes(b"the live site's")
     os.link(live, tmp_path / "staged.html")
-    with pytest.raises(OutputRefused, match="one name"):
+    with pytest.raises(OutputRefused, match="another file.s name"):
         writer._write_new(str(tmp_path / "staged.html"), OutputFile("Staged.html", b"new"))
-    with pytest.raises(OutputRefused, match="one name"):
+    with pytest.raises(OutputRefused, match="another file.s name"):
         writer._link_or_copy(str(live), str(tmp_path / "staged.html"), "Staged.html")
     (tmp_path / "folder").mkdir()
-    with pytest.raises(OutputRefused, match="one name"):
+    with pytest.raises(OutputRefused, match="another file.s name"):
         writer._link_or_copy(str(live), str(tmp_path / "folder"), "Folder")
     assert live.read_bytes() == b"the live site's"
     assert list((tmp_path / "folder").iterdir()) == []

@@ -323,9 +323,12 @@ def _write_new(target: str, file: OutputFile) -> None:
 
 
 def _one_name(path: str) -> OutputRefused:
-    return OutputRefused(f"{path} and another file of the site have one name on this file system "
-                         "(it takes upper and lower case, or an accent written two ways, as one); "
-                         "rename one of the two")
+    """The error of a name taken already, on a file system that takes two names for one: by
+    another file of the site, or by one of the spare's, renamed since in case alone (which the
+    next build, staging afresh as this one's staging folder is removed, gets past)."""
+    return OutputRefused(f"{path} has another file's name on this file system, which takes upper "
+                         "and lower case, or an accent written two ways, as one: if two files of "
+                         "the site differ so, rename one; if a file was renamed so, build again")
 
 
 def _kept_bytes(file: KeptFile, out: Path) -> OutputFile:
